@@ -1,0 +1,56 @@
+#include "log.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+static const char *prog = "rdmabench";
+static bool verbose;
+
+void log_set_prog(const char *name) { prog = name; }
+void log_set_verbose(bool on) { verbose = on; }
+bool log_verbose_enabled(void) { return verbose; }
+
+static void log_v(const char *tag, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: %s", prog, tag);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void log_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_v("error: ", fmt, ap);
+	va_end(ap);
+}
+
+void log_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_v("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void log_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_v("", fmt, ap);
+	va_end(ap);
+}
+
+void log_verbose(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!verbose)
+		return;
+	va_start(ap, fmt);
+	log_v("", fmt, ap);
+	va_end(ap);
+}

@@ -1,0 +1,20 @@
+/* Diagnostics: everything here goes to stderr, never stdout. */
+#ifndef RB_LOG_H
+#define RB_LOG_H
+
+#include <stdbool.h>
+
+void log_set_prog(const char *name);
+void log_set_verbose(bool on);
+bool log_verbose_enabled(void);
+
+/* "prog: error: ..." */
+void log_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "prog: warning: ..." */
+void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "prog: ..." informational, always shown (stderr). */
+void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "prog: ..." only with --verbose. */
+void log_verbose(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,68 @@
+/*
+ * Results output: one call per field feeds the human table, CSV and JSON,
+ * so the three never drift.  Only results go to the FILE given (stdout or a
+ * file); nothing here writes diagnostics.
+ *
+ * Human:  a header box of "Label : value" metadata lines (two per line,
+ *         perftest-like), a dashed rule, the column labels, one row per
+ *         out_row(), a closing rule.  NaN prints as "-".
+ * CSV:    "# rdmabench <title>" then one "# key=value" line per metadata
+ *         item (gnuplot and most CSV readers skip '#' lines), the header row
+ *         of column keys, one row per out_row().  NaN prints as an empty
+ *         field.  Strings are quoted when they hold a comma, quote or
+ *         newline (RFC 4180).  out_end() appends "# status=<status>".
+ * JSON:   one object, valid after out_end() on every path:
+ *         {"schema_version":1,"title":"...","meta":{...},"results":[{...},...],
+ *          "status":"complete","error":null}
+ *         NaN/Inf print as null; strings are escaped (control chars \u00XX).
+ *         Metadata items added with out_meta_* keep their JSON type.
+ */
+#ifndef RB_OUTPUT_H
+#define RB_OUTPUT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define OUT_SCHEMA_VERSION 1
+
+enum out_format { OUT_HUMAN, OUT_CSV, OUT_JSON };
+enum out_type { OUT_U64, OUT_DOUBLE, OUT_STR };
+
+struct out_col {
+	const char *key;     /* CSV/JSON name, unit in the name: "bw_avg_mibps" */
+	const char *label;   /* human column header: "BW average[MiB/sec]" */
+	enum out_type type;
+	int precision;       /* decimals for OUT_DOUBLE */
+};
+
+union out_val {
+	uint64_t u;
+	double d;
+	const char *s;
+};
+
+struct out;
+
+/* f is not owned (not closed).  NULL on ENOMEM. */
+struct out *out_open(enum out_format fmt, FILE *f);
+/* Metadata: call before out_begin(). key for CSV/JSON, label for humans. */
+void out_meta_str(struct out *o, const char *key, const char *label, const char *val);
+void out_meta_u64(struct out *o, const char *key, const char *label, uint64_t val);
+void out_meta_double(struct out *o, const char *key, const char *label, double val, int precision);
+/* Print the header (metadata + column header).  cols must outlive o. */
+void out_begin(struct out *o, const char *title, const struct out_col *cols, int ncols);
+/* One result row: vals[i] matches cols[i]. Flushes f. */
+void out_row(struct out *o, const union out_val *vals);
+/*
+ * Close the document: status is "complete", "partial" or "failed"; error is
+ * NULL or a message (JSON "error", CSV "# error=...", human: a line
+ * "Status: partial" / "Error: ..." after the table, only when not complete).
+ * Safe to call when out_begin() was never called (prints a minimal valid
+ * document for JSON).  Frees o.
+ */
+void out_end(struct out *o, const char *status, const char *error);
+
+/* Parse "human", "csv", "json". 0 or -EINVAL. */
+int out_parse_format(const char *s, enum out_format *fmt);
+
+#endif

@@ -1,0 +1,101 @@
+/*
+ * The out-of-band message format: explicit, versioned, big-endian.  Pure
+ * encode/decode, no I/O (oob.c moves the bytes).  Never a raw struct on the
+ * wire.
+ *
+ * Frame header, 12 bytes:
+ *   u32 magic   = 0x52444D42 ("RDMB")
+ *   u16 version = WIRE_VERSION
+ *   u16 type    = enum wire_type
+ *   u32 length  = payload bytes that follow, <= WIRE_MAX_PAYLOAD
+ *
+ * Payloads:
+ *   HELLO  u16 count, then count x { u16 param id, u64 value }, then
+ *          u8 name_len, name bytes (the benchmark name, e.g. "rb_send_bw").
+ *          Unknown ids are kept (a newer peer) and reported as differences.
+ *   QP     u16 count (1..WIRE_MAX_QPS), then count x 44 bytes:
+ *          u32 qpn, u32 psn, u16 lid, u8 gid[16], u32 rkey, u64 addr,
+ *          u32 mtu (bytes), u16 reserved(0)
+ *   READY, DONE, BUSY: empty payload.
+ *   ERROR  u16 len, message bytes (not NUL terminated, len <= 1024).
+ *   RESULT u16 count, then count x { u16 id, u64 value } (the peer's counters,
+ *          e.g. messages received), same encoding as HELLO's params.
+ */
+#ifndef RB_WIRE_H
+#define RB_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define WIRE_MAGIC 0x52444D42u
+#define WIRE_VERSION 1
+#define WIRE_HDR_LEN 12
+#define WIRE_MAX_PAYLOAD 65536u
+#define WIRE_MAX_QPS 1024
+#define WIRE_MAX_PARAMS 64
+#define WIRE_MAX_NAME 64
+#define WIRE_MAX_ERROR 1024
+
+enum wire_type {
+	WIRE_HELLO = 1,
+	WIRE_QP = 2,
+	WIRE_READY = 3,
+	WIRE_DONE = 4,
+	WIRE_ERROR = 5,
+	WIRE_BUSY = 6,
+	WIRE_RESULT = 7,
+	WIRE_TYPE_MAX = 7,
+};
+
+struct wire_hdr {
+	uint32_t magic;
+	uint16_t version;
+	uint16_t type;
+	uint32_t length;
+};
+
+struct wire_param {
+	uint16_t id;
+	uint64_t value;
+};
+
+struct wire_hello {
+	char name[WIRE_MAX_NAME + 1];
+	int nparams;
+	struct wire_param params[WIRE_MAX_PARAMS];
+};
+
+struct wire_qp {
+	uint32_t qpn, psn;
+	uint16_t lid;
+	uint8_t gid[16];
+	uint32_t rkey;
+	uint64_t addr;
+	uint32_t mtu;
+};
+
+#define WIRE_QP_LEN 44
+
+/* Header: encode into 12 bytes; decode checks magic, version, type, length.
+ * decode returns 0, -EPROTO (bad magic or unknown type), -EPROTONOSUPPORT
+ * (other version), -EMSGSIZE (length > WIRE_MAX_PAYLOAD). */
+void wire_hdr_encode(uint8_t *buf, uint16_t type, uint32_t length);
+int wire_hdr_decode(const uint8_t *buf, struct wire_hdr *h);
+
+/* Payload encoders return the bytes written, or -EMSGSIZE when cap is too small. */
+int wire_hello_encode(const struct wire_hello *m, uint8_t *buf, size_t cap);
+int wire_qp_encode(const struct wire_qp *qps, int n, uint8_t *buf, size_t cap);
+int wire_params_encode(const struct wire_param *p, int n, uint8_t *buf, size_t cap);
+int wire_error_encode(const char *msg, uint8_t *buf, size_t cap);
+
+/* Payload decoders validate every count and length against len and the
+ * WIRE_MAX_* bounds; 0 or -EPROTO. */
+int wire_hello_decode(const uint8_t *buf, size_t len, struct wire_hello *m);
+int wire_qp_decode(const uint8_t *buf, size_t len, struct wire_qp *qps, int max, int *n);
+int wire_params_decode(const uint8_t *buf, size_t len, struct wire_param *p, int max, int *n);
+int wire_error_decode(const uint8_t *buf, size_t len, char *msg, size_t cap);
+
+/* Human name of a message type ("HELLO"), "unknown" otherwise. */
+const char *wire_type_name(uint16_t type);
+
+#endif

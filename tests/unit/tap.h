@@ -1,0 +1,52 @@
+/*
+ * A minimal TAP producer for the unit tests: each check prints
+ * "ok N - what" or "not ok N - what" (with the failing values); the program
+ * exits non-zero when any check failed.
+ */
+#ifndef RB_TAP_H
+#define RB_TAP_H
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static int tap_n, tap_failed;
+
+#define ok(cond, ...) do {                                              \
+	int ok_c_ = (cond);                                             \
+	printf("%sok %d - ", ok_c_ ? "" : "not ", ++tap_n);             \
+	printf(__VA_ARGS__);                                            \
+	printf("\n");                                                   \
+	if (!ok_c_) {                                                   \
+		tap_failed++;                                           \
+		printf("#   failed at %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+	}                                                               \
+} while (0)
+
+#define is_int(got, want, what) do {                                    \
+	long long g_ = (long long)(got), w_ = (long long)(want);        \
+	ok(g_ == w_, "%s", what);                                       \
+	if (g_ != w_) printf("#   got %lld, want %lld\n", g_, w_);      \
+} while (0)
+
+#define is_str(got, want, what) do {                                    \
+	const char *g_ = (got), *w_ = (want);                           \
+	int e_ = g_ && w_ && strcmp(g_, w_) == 0;                       \
+	ok(e_, "%s", what);                                             \
+	if (!e_) printf("#   got \"%s\"\n#  want \"%s\"\n", g_ ? g_ : "(null)", w_ ? w_ : "(null)"); \
+} while (0)
+
+#define is_near(got, want, rel, what) do {                              \
+	double g_ = (got), w_ = (want);                                 \
+	int e_ = fabs(g_ - w_) <= (rel) * fabs(w_) || g_ == w_;          \
+	ok(e_, "%s", what);                                             \
+	if (!e_) printf("#   got %.12g, want %.12g\n", g_, w_);          \
+} while (0)
+
+static inline int tap_done(void)
+{
+	printf("1..%d\n", tap_n);
+	return tap_failed ? 1 : 0;
+}
+
+#endif
