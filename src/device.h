@@ -25,11 +25,23 @@ struct rb_device {
 	char numa_why[160];
 };
 
+/* ibv_get_device_list; with none, logs how to list or create one and
+ * returns NULL (nothing to free). */
+struct ibv_device **device_list(int *n);
+/* The device called name (NULL: the first), or NULL after logging the names
+ * that exist. */
+struct ibv_device *device_find(struct ibv_device **list, int n, const char *name);
+
 /* name NULL: the first device.  gid_index -1: choose (gid_choose). */
 int device_open(const char *name, int port, int gid_index, struct rb_device *d);
 /* Same checks on a context that rdma_cm opened (not closed by device_close). */
 int device_adopt(struct ibv_context *ctx, int port, int gid_index, struct rb_device *d);
 void device_close(struct rb_device *d);
+
+/* The port's whole GID table, empty slots included: sysfs, else
+ * ibv_query_gid_ex.  The number of entries (at most max) or -errno. */
+int device_gid_table(struct ibv_context *ctx, int port, bool ib_link,
+		     struct gid_entry *t, int max);
 
 /* "1024" for IBV_MTU_1024, and back. 0 for an invalid value. */
 int device_mtu_bytes(enum ibv_mtu mtu);

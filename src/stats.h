@@ -45,6 +45,10 @@ static inline void samples_push(struct samples *s, uint64_t v)
 void stats_summarize(uint64_t *v, size_t n, double divisor,
 		     const double *pcts, int npct, struct stats_summary *out);
 
+/* The 1-based nearest rank of percentile p among n samples (1 when n is 0);
+ * shared with the histogram so both follow the one definition above. */
+uint64_t stats_rank(uint64_t n, double p);
+
 /* Nearest-rank percentile of already sorted samples (raw unit). */
 uint64_t stats_percentile_sorted(const uint64_t *sorted, size_t n, double p);
 

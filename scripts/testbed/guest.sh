@@ -1,0 +1,52 @@
+#!/bin/bash
+# rb-testbed guest stage 2 (bash, chrooted into the host's / under a tmpfs
+# overlay).  Makes rxe0, then runs the command with the caller's environment
+# and working directory.  Talks to the host only through files in the run
+# folder /run/rb-testbed (a 9p share of a host temp dir):
+#   config   (in)  sourced: TB_NETDEV TB_IP TB_PEER TB_MTU TB_CWD TB_CMD[] TB_WAIT_FOR TB_KEEP_GOING
+#   rxe.sh   (in)  scripts/testbed/rxe.sh
+#   env      (in)  the caller's environment, as export lines
+#   out, err (out) the command's stdout and stderr
+#   timing   (out) boot/ready uptimes, device, GID index
+#   status   (out) the command's exit status (absent: it never ran)
+#   started  (out) touched just before the command starts
+R=/run/rb-testbed
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+. "$R/config"
+. "$R/env" 2>/dev/null		# the caller's environment (less RB_* and the shell's own)
+export PATH=$PATH:/usr/sbin:/sbin
+
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+log() { echo "rb-testbed-guest: $*" >&2; }
+
+boot_s=$(uptime_s)
+
+. "$R/rxe.sh"
+ip link set lo up
+dummy=no; [ "$TB_NETDEV" = rxedummy0 ] && dummy=yes
+if rxe_setup "$TB_NETDEV" "$TB_IP" "$TB_MTU" $dummy 2>>"$R/setup-err"; then
+	ready_s=$(uptime_s)
+	printf 'boot_s=%s\nready_s=%s\n%s\n' "$boot_s" "$ready_s" \
+		"$(rxe_describe "$TB_NETDEV" "$TB_IP")" >"$R/timing"
+	export RB_DEV=rxe0 RB_GID_INDEX RB_IP=$TB_IP RB_NETDEV=$TB_NETDEV
+else
+	printf 'boot_s=%s\nsetup failed: %s\n' "$boot_s" "$(cat "$R/setup-err")" >"$R/timing"
+	[ "$TB_KEEP_GOING" = yes ] || exit 1
+fi
+
+export RB_TESTBED=vm
+[ -n "$TB_PEER" ] && export RB_PEER=$TB_PEER
+export HOME=${HOME:-/root}
+
+# Client of a two-guest pair: wait (bounded) for the server's command to start.
+if [ -n "$TB_WAIT_FOR" ]; then
+	for t in $(seq 600); do [ -e "$TB_WAIT_FOR" ] && break; sleep 0.1; done
+	[ -e "$TB_WAIT_FOR" ] || log "server not started after 60 s; going on"
+	sleep "${TB_WAIT_EXTRA:-1}"
+fi
+
+cd "$TB_CWD" 2>/dev/null || { log "cannot cd to $TB_CWD, using /"; cd /; }
+touch "$R/started"
+"${TB_CMD[@]}" >"$R/out" 2>"$R/err" </dev/null
+echo $? >"$R/status"
+sync

@@ -1,0 +1,65 @@
+/*
+ * The plug-in interface: what differs between benchmarks, nothing else.
+ * A benchmark file fills one struct rb_bench and the shared main() runs it.
+ */
+#ifndef RB_BENCH_H
+#define RB_BENCH_H
+
+#include <stdint.h>
+
+struct rb_session;
+struct rb_measure;
+
+enum rb_verb { VERB_SEND, VERB_WRITE, VERB_READ, VERB_ATOMIC };
+enum rb_metric { METRIC_BW, METRIC_LAT };
+
+/* Transports, as a bit set of what a benchmark supports. */
+enum rb_transport { TR_RC = 1, TR_UC = 2, TR_UD = 4 };
+
+/* Options that only some benchmarks accept (others reject them, exit 2). */
+enum rb_feature {
+	FEAT_QPS = 1 << 0,          /* -q */
+	FEAT_BIDIR = 1 << 1,        /* -b */
+	FEAT_OUTS = 1 << 2,         /* -o */
+	FEAT_POST_LIST = 1 << 3,    /* -l */
+	FEAT_CQ_MOD = 1 << 4,       /* -Q */
+	FEAT_INLINE = 1 << 5,       /* -I */
+	FEAT_ATOMIC_OP = 1 << 6,    /* -A */
+	FEAT_EVENTS = 1 << 7,       /* -e */
+};
+
+struct rb_defaults {
+	uint64_t size;
+	uint64_t iters;
+	unsigned tx_depth;
+	unsigned rx_depth;
+};
+
+/*
+ * One side's measurement loop.  Runs on a connected session; fills m.
+ * Returns 0, or -errno after logging what failed (completion error, peer
+ * lost, deadline passed).
+ */
+typedef int (*rb_loop_fn)(struct rb_session *s, struct rb_measure *m);
+
+struct rb_bench {
+	const char *name;           /* "rb_send_bw" */
+	const char *title;          /* "Send bandwidth" */
+	const char *summary;        /* one line for --help */
+	enum rb_verb verb;
+	enum rb_metric metric;
+	unsigned transports;        /* TR_* */
+	unsigned features;          /* FEAT_* */
+	struct rb_defaults defaults;
+	/*
+	 * Round trips measured by a latency loop are halved for the one-way
+	 * figure (send, write ping-pong); a read's round trip is its latency.
+	 */
+	unsigned lat_divisor;
+	rb_loop_fn client;          /* the side given a host */
+	rb_loop_fn server;
+	rb_loop_fn client_bidir;    /* -b: NULL when not supported */
+	rb_loop_fn server_bidir;
+};
+
+#endif

@@ -1,0 +1,844 @@
+#include "loops.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "log.h"
+#include "oob.h"
+
+#define POLL_BATCH 16
+#define IDLE_CHECK_MASK 1023u
+#define WR_ID(qp, n) (((uint64_t)(qp) << 32) | (uint32_t)(n))
+#define WR_QP(id) ((int)((id) >> 32))
+#define WR_COUNT(id) ((uint32_t)(id))
+
+/* Watching for a stalled queue, a lost peer and SIGINT without reading the
+ * clock on every poll. */
+struct watch {
+	struct rb_session *s;
+	const char *what;
+	uint64_t last_ns;
+	unsigned idle;
+	bool progressed;
+};
+
+static void watch_init(struct watch *w, struct rb_session *s, const char *what)
+{
+	*w = (struct watch){ .s = s, .what = what, .last_ns = clock_now_ns() };
+}
+
+static inline void watch_progress(struct watch *w)
+{
+	w->progressed = true;
+	w->idle = 0;
+}
+
+/* The peer sent DONE (1), nothing yet (0), or the channel failed (-errno). */
+static int peer_done(struct rb_session *s)
+{
+	struct pollfd p = { .fd = s->oob_fd, .events = POLLIN };
+	uint8_t buf[64];
+	uint32_t len;
+
+	if (s->peer_done)
+		return 1;
+	if (poll(&p, 1, 0) <= 0)
+		return 0;
+	if (oob_expect(s->oob_fd, WIRE_DONE, buf, sizeof(buf), &len, 1000))
+		return -ECONNRESET;
+	s->peer_done = true;
+	return 1;
+}
+
+static int watch_idle(struct watch *w)
+{
+	uint64_t now;
+
+	if (rb_stop)
+		return -EINTR;
+	if ((++w->idle & IDLE_CHECK_MASK) && !w->s->q.chan)
+		return 0;
+	switch (peer_done(w->s)) {
+	case 0: break;
+	case 1: return -ECANCELED;
+	default: return -ECONNRESET;
+	}
+	now = clock_now_ns();
+	if (w->progressed) {
+		w->progressed = false;
+		w->last_ns = now;
+		return 0;
+	}
+	if (now - w->last_ns > (uint64_t)(w->s->opt->timeout_s * 1e9)) {
+		log_err("%s: nothing completed for %.1f s at size %llu (peer gone or stalled; --timeout sets the limit)",
+			w->what, (double)(now - w->last_ns) / 1e9, (unsigned long long)w->s->size);
+		return -ETIMEDOUT;
+	}
+	return 0;
+}
+
+/* SIGINT, or the peer stopping first, ends a loop with what it measured. */
+static int loop_end(int err, struct rb_measure *m)
+{
+	if (err != -EINTR && err != -ECANCELED)
+		return err;
+	m->partial = true;
+	return 0;
+}
+
+static void test_delay(const struct rb_session *s)
+{
+#ifdef RB_TEST_DELAY
+	if (s->test_delay_ns) {
+		uint64_t until = clock_now_ns() + s->test_delay_ns;
+
+		while (clock_now_ns() < until)
+			;
+	}
+#else
+	(void)s;
+#endif
+}
+
+/* Poll a CQ; with -e, sleep on the completion channel (100 ms at most). */
+static int cq_poll(struct rb_session *s, struct ibv_cq *cq, struct ibv_wc *wc, int max)
+{
+	struct ibv_comp_channel *chan = s->q.chan;
+	struct pollfd p;
+	struct ibv_cq *ev_cq;
+	void *ev_ctx;
+	int n = ibv_poll_cq(cq, max, wc);
+
+	if (n || !chan)
+		return n;
+	if (ibv_req_notify_cq(cq, 0))
+		return -EIO;
+	n = ibv_poll_cq(cq, max, wc);
+	if (n)
+		return n;
+	p = (struct pollfd){ .fd = chan->fd, .events = POLLIN };
+	if (poll(&p, 1, 100) <= 0)
+		return 0;
+	if (ibv_get_cq_event(chan, &ev_cq, &ev_ctx) == 0)
+		ibv_ack_cq_events(ev_cq, 1);
+	return ibv_poll_cq(cq, max, wc);
+}
+
+static const char *verb_name(enum rb_verb v)
+{
+	switch (v) {
+	case VERB_SEND: return "send";
+	case VERB_WRITE: return "RDMA write";
+	case VERB_READ: return "RDMA read";
+	case VERB_ATOMIC: return "atomic";
+	}
+	return "?";
+}
+
+static int wc_check(const struct rb_session *s, const struct ibv_wc *wc, const char *what)
+{
+	if (wc->status == IBV_WC_SUCCESS)
+		return 0;
+	log_err("%s completion error on QPN 0x%06x at size %llu: %s (%d): %s", what, wc->qp_num,
+		(unsigned long long)s->size, ibv_wc_status_str(wc->status), wc->status,
+		qps_wc_hint(wc->status));
+	return -EIO;
+}
+
+static int check_post(int err, const struct rb_session *s, const char *call)
+{
+	if (err)
+		log_err("%s failed at size %llu: %s", call, (unsigned long long)s->size, strerror(err));
+	return -err;
+}
+
+/* ---- work request templates ---- */
+
+struct post_set {
+	struct ibv_send_wr *wr;     /* n QPs x post_list, chained per QP */
+	struct ibv_sge *sge;
+	unsigned list;
+	unsigned base_flags;
+};
+
+static enum ibv_wr_opcode verb_opcode(const struct rb_session *s)
+{
+	switch (s->bench->verb) {
+	case VERB_WRITE: return IBV_WR_RDMA_WRITE;
+	case VERB_READ: return IBV_WR_RDMA_READ;
+	case VERB_ATOMIC:
+		return s->opt->atomic_op == ATOMIC_CMP_SWAP ? IBV_WR_ATOMIC_CMP_AND_SWP
+							    : IBV_WR_ATOMIC_FETCH_AND_ADD;
+	case VERB_SEND: break;
+	}
+	return IBV_WR_SEND;
+}
+
+static void post_fill(const struct rb_session *s, int i, struct ibv_send_wr *wr, struct ibv_sge *sge)
+{
+	const struct rb_qps *q = &s->q;
+
+	sge->addr = (uintptr_t)qps_send_area(q, i);
+	sge->length = s->bench->verb == VERB_ATOMIC ? 8 : (uint32_t)s->size;
+	sge->lkey = q->mr->lkey;
+	wr->sg_list = sge;
+	wr->num_sge = 1;
+	wr->opcode = verb_opcode(s);
+	if (q->tr == TR_UD) {
+		wr->wr.ud.ah = q->ah[i];
+		wr->wr.ud.remote_qpn = q->remote[i].qpn;
+		wr->wr.ud.remote_qkey = RB_UD_QKEY;
+	} else if (s->bench->verb == VERB_ATOMIC) {
+		wr->wr.atomic.remote_addr = qps_remote_addr(q, i);
+		wr->wr.atomic.rkey = q->remote[i].rkey;
+		wr->wr.atomic.compare_add = 1;
+		wr->wr.atomic.swap = 0;
+	} else {
+		wr->wr.rdma.remote_addr = qps_remote_addr(q, i);
+		wr->wr.rdma.rkey = q->remote[i].rkey;
+	}
+}
+
+static int post_set_init(struct post_set *p, const struct rb_session *s, unsigned list)
+{
+	size_t n = (size_t)s->q.n * list;
+	bool can_inline = s->bench->verb == VERB_SEND || s->bench->verb == VERB_WRITE;
+
+	p->list = list;
+	p->wr = calloc(n, sizeof(*p->wr));
+	p->sge = calloc(n, sizeof(*p->sge));
+	if (!p->wr || !p->sge)
+		return -ENOMEM;
+	p->base_flags = can_inline && s->size <= s->q.max_inline ? IBV_SEND_INLINE : 0;
+	for (int i = 0; i < s->q.n; i++)
+		for (unsigned j = 0; j < list; j++) {
+			size_t k = (size_t)i * list + j;
+
+			post_fill(s, i, &p->wr[k], &p->sge[k]);
+			p->wr[k].next = j + 1 < list ? &p->wr[k + 1] : NULL;
+		}
+	return 0;
+}
+
+static void post_set_free(struct post_set *p)
+{
+	free(p->wr);
+	free(p->sge);
+}
+
+/* ---- bandwidth: the posting side ---- */
+
+struct qp_count {
+	uint64_t posted, completed, signaled, target;
+};
+
+struct bw_state {
+	struct qp_count *c;
+	uint64_t total;                 /* completed, all QPs */
+	uint64_t ckpt_every, ckpt_next, ckpt_msgs, ckpt_ns;
+	double peak_bps;
+};
+
+/* Post up to list WRs on QP i, signalling every cq_mod-th and the last. */
+static int bw_post_batch(struct rb_session *s, struct post_set *p, int i, struct qp_count *c)
+{
+	struct ibv_send_wr *first = &p->wr[(size_t)i * p->list], *bad;
+	uint64_t room = s->opt->tx_depth - (c->posted - c->completed);
+	uint64_t left = c->target - c->posted;
+	unsigned k = (unsigned)(room < left ? room : left);
+	int err;
+
+	if (k > p->list)
+		k = p->list;
+	if (k == 0 || (k < p->list && left > room))
+		return 0;
+	for (unsigned j = 0; j < k; j++) {
+		uint64_t nth = c->posted + j + 1;
+		bool sig = nth % s->opt->cq_mod == 0 || nth == c->target;
+
+		first[j].send_flags = p->base_flags | (sig ? IBV_SEND_SIGNALED : 0);
+		first[j].wr_id = WR_ID(i, nth - c->signaled);
+		if (sig)
+			c->signaled = nth;
+		test_delay(s);
+	}
+	first[k - 1].next = NULL;
+	err = ibv_post_send(s->q.qp[i], first, &bad);
+	first[k - 1].next = k < p->list ? &first[k] : NULL;
+	if (err)
+		return check_post(err, s, "ibv_post_send");
+	c->posted += k;
+	return 0;
+}
+
+static void bw_checkpoint(struct rb_session *s, struct bw_state *b)
+{
+	uint64_t now = clock_now_ns();
+	double bps = (double)(b->total - b->ckpt_msgs) * (double)s->size * 1e9 /
+		     (double)(now - b->ckpt_ns ? now - b->ckpt_ns : 1);
+
+	if (bps > b->peak_bps)
+		b->peak_bps = bps;
+	b->ckpt_msgs = b->total;
+	b->ckpt_ns = now;
+	b->ckpt_next = b->total + b->ckpt_every;
+}
+
+static int bw_reap(struct rb_session *s, struct bw_state *b, struct watch *w)
+{
+	struct ibv_wc wc[POLL_BATCH];
+	int n = cq_poll(s, s->q.send_cq, wc, POLL_BATCH);
+
+	if (n < 0)
+		return check_post(-n, s, "ibv_poll_cq");
+	if (n == 0)
+		return watch_idle(w);
+	watch_progress(w);
+	for (int k = 0; k < n; k++) {
+		if (wc_check(s, &wc[k], verb_name(s->bench->verb)))
+			return -EIO;
+		b->c[WR_QP(wc[k].wr_id)].completed += WR_COUNT(wc[k].wr_id);
+		b->total += WR_COUNT(wc[k].wr_id);
+	}
+	if (b->ckpt_every && b->total >= b->ckpt_next)
+		bw_checkpoint(s, b);
+	return 0;
+}
+
+static bool bw_all_done(const struct rb_session *s, const struct bw_state *b)
+{
+	for (int i = 0; i < s->q.n; i++)
+		if (b->c[i].completed < b->c[i].target)
+			return false;
+	return true;
+}
+
+/* Duration mode stops at the next signalled WR of each QP. */
+static void bw_stop_posting(struct rb_session *s, struct bw_state *b)
+{
+	for (int i = 0; i < s->q.n; i++) {
+		struct qp_count *c = &b->c[i];
+
+		c->target = c->posted == c->signaled ? c->posted
+			  : c->posted - c->posted % s->opt->cq_mod + s->opt->cq_mod;
+	}
+}
+
+/* The window of a duration run: warm-up, then measure, then stop. */
+struct window {
+	uint64_t t0, begin_ns, end_ns;
+	uint64_t begin_msgs, end_msgs;
+	int phase;                      /* 0 warm-up, 1 measuring, 2 done */
+};
+
+static void window_init(struct window *win, const struct rb_session *s)
+{
+	*win = (struct window){ .t0 = clock_now_ns() };
+	win->begin_ns = win->t0;
+	win->phase = s->duration_ns ? 0 : 1;
+	if (s->duration_ns && !s->warmup_ns)
+		win->phase = 1;
+}
+
+/* Advance the window with the messages counted so far; true once done. */
+static bool window_tick(struct window *win, const struct rb_session *s, uint64_t msgs)
+{
+	uint64_t now = clock_now_ns();
+
+	if (win->phase == 0 && now - win->t0 >= s->warmup_ns) {
+		win->phase = 1;
+		win->begin_ns = now;
+		win->begin_msgs = msgs;
+	}
+	if (win->phase == 1 && now - win->t0 >= s->duration_ns) {
+		win->phase = 2;
+		win->end_ns = now;
+		win->end_msgs = msgs;
+	}
+	return win->phase == 2;
+}
+
+static void measure_window(struct rb_measure *m, const struct window *win, uint64_t size)
+{
+	m->start_ns = win->begin_ns;
+	m->end_ns = win->end_ns;
+	m->msgs = win->end_msgs - win->begin_msgs;
+	m->bytes = m->msgs * size;
+	m->measured = true;
+}
+
+static int bw_state_init(struct bw_state *b, const struct rb_session *s)
+{
+	uint64_t target = s->iters ? s->iters : UINT64_MAX;
+
+	memset(b, 0, sizeof(*b));
+	b->c = calloc((size_t)s->q.n, sizeof(*b->c));
+	if (!b->c)
+		return -ENOMEM;
+	for (int i = 0; i < s->q.n; i++)
+		b->c[i].target = target;
+	b->peak_bps = NAN;
+	if (s->iters) {
+		uint64_t total = s->iters * (uint64_t)s->q.n;
+
+		b->peak_bps = 0;
+		b->ckpt_every = total / 64 > s->opt->cq_mod ? total / 64 : s->opt->cq_mod;
+		b->ckpt_next = b->ckpt_every;
+	}
+	return 0;
+}
+
+int loop_bw_post(struct rb_session *s, struct rb_measure *m)
+{
+	struct post_set p;
+	struct bw_state b;
+	struct window win;
+	struct watch w;
+	int err = post_set_init(&p, s, s->opt->post_list);
+
+	if (!err)
+		err = bw_state_init(&b, s);
+	if (err) {
+		post_set_free(&p);
+		return err;
+	}
+	watch_init(&w, s, "sending");
+	window_init(&win, s);
+	b.ckpt_ns = win.t0;
+	while (!err && !bw_all_done(s, &b)) {
+		for (int i = 0; i < s->q.n && !err; i++)
+			err = bw_post_batch(s, &p, i, &b.c[i]);
+		if (!err)
+			err = bw_reap(s, &b, &w);
+		if (s->duration_ns && win.phase < 2 && window_tick(&win, s, b.total))
+			bw_stop_posting(s, &b);
+	}
+	err = loop_end(err, m);
+	if (s->duration_ns) {
+		if (win.phase < 2)
+			window_tick(&win, s, b.total);
+		if (win.phase < 2) {
+			win.end_ns = clock_now_ns();
+			win.end_msgs = b.total;
+		}
+		measure_window(m, &win, s->size);
+	} else {
+		m->start_ns = win.t0;
+		m->end_ns = clock_now_ns();
+		m->msgs = b.total;
+		m->bytes = b.total * s->size;
+		m->peak_bps = b.peak_bps;
+		m->measured = true;
+	}
+	free(b.c);
+	post_set_free(&p);
+	return err;
+}
+
+/* ---- receives ---- */
+
+static int recv_post(struct rb_session *s, int i)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)qps_recv_area(&s->q, i),
+		.length = (uint32_t)s->q.max_size + (s->q.tr == TR_UD ? RB_UD_GRH : 0),
+		.lkey = s->q.mr->lkey,
+	};
+	struct ibv_recv_wr wr = { .wr_id = (uint64_t)i, .sg_list = &sge, .num_sge = 1 }, *bad;
+
+	int err = ibv_post_recv(s->q.qp[i], &wr, &bad);
+
+	if (!err)
+		s->recvs_outstanding++;
+	return check_post(err, s, "ibv_post_recv");
+}
+
+static bool side_receives(const struct rb_session *s)
+{
+	if (s->bench->verb != VERB_SEND)
+		return false;
+	return s->bench->metric == METRIC_LAT || s->opt->bidir || !s->is_client;
+}
+
+int loop_prepare(struct rb_session *s)
+{
+	s->peer_done = false;
+	if (s->bench->verb == VERB_WRITE && s->bench->metric == METRIC_LAT)
+		for (int i = 0; i < s->q.n; i++)
+			memset(qps_recv_area(&s->q, i), 0, s->size);
+	if (!side_receives(s))
+		return 0;
+	while (s->recvs_outstanding < s->opt->rx_depth * (unsigned)s->q.n) {
+		int err = recv_post(s, (int)(s->recvs_outstanding % (unsigned)s->q.n));
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+struct recv_state {
+	uint64_t total, target;
+	uint64_t first_ns, last_ns;
+};
+
+static int recv_reap(struct rb_session *s, struct recv_state *r, struct watch *w)
+{
+	struct ibv_wc wc[POLL_BATCH];
+	int n = cq_poll(s, s->q.recv_cq, wc, POLL_BATCH), err;
+
+	if (n < 0)
+		return check_post(-n, s, "ibv_poll_cq");
+	if (n == 0) {
+		err = watch_idle(w);
+		return err == -ECANCELED ? 0 : err;
+	}
+	watch_progress(w);
+	r->last_ns = clock_now_ns();
+	for (int k = 0; k < n; k++) {
+		if (wc_check(s, &wc[k], "receive"))
+			return -EIO;
+		r->total++;
+		s->recvs_outstanding--;
+		err = recv_post(s, (int)wc[k].wr_id);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int loop_bw_recv(struct rb_session *s, struct rb_measure *m)
+{
+	struct recv_state r = { .target = s->iters ? s->iters * (uint64_t)s->q.n : UINT64_MAX };
+	struct window win;
+	struct watch w;
+	int err = 0;
+
+	watch_init(&w, s, "receiving");
+	window_init(&win, s);
+	r.last_ns = win.t0;
+	while (!err && r.total < r.target && !s->peer_done) {
+		err = recv_reap(s, &r, &w);
+		if (s->duration_ns && win.phase < 2)
+			window_tick(&win, s, r.total);
+	}
+	err = loop_end(err, m);
+	if (s->duration_ns) {
+		if (win.phase < 2) {
+			win.end_ns = r.last_ns;
+			win.end_msgs = r.total;
+		}
+		measure_window(m, &win, s->size);
+	} else {
+		m->start_ns = win.t0;
+		m->end_ns = r.last_ns;
+		m->msgs = r.total;
+		m->bytes = r.total * s->size;
+		m->peak_bps = NAN;
+		m->measured = true;
+	}
+	return err;
+}
+
+int loop_bw_send_bidir(struct rb_session *s, struct rb_measure *m)
+{
+	struct post_set p;
+	struct bw_state b;
+	struct recv_state r = { .target = s->iters ? s->iters * (uint64_t)s->q.n : UINT64_MAX };
+	struct window win;
+	struct watch w;
+	int err = post_set_init(&p, s, s->opt->post_list);
+
+	if (!err)
+		err = bw_state_init(&b, s);
+	if (err) {
+		post_set_free(&p);
+		return err;
+	}
+	watch_init(&w, s, "sending and receiving");
+	window_init(&win, s);
+	while (!err && (!bw_all_done(s, &b) || (r.total < r.target && !s->peer_done))) {
+		for (int i = 0; i < s->q.n && !err; i++)
+			err = bw_post_batch(s, &p, i, &b.c[i]);
+		if (!err)
+			err = bw_reap(s, &b, &w);
+		if (err == -ECANCELED)
+			err = 0;
+		if (!err)
+			err = recv_reap(s, &r, &w);
+		if (s->duration_ns && win.phase < 2 && window_tick(&win, s, b.total + r.total))
+			bw_stop_posting(s, &b);
+	}
+	err = loop_end(err, m);
+	if (s->duration_ns) {
+		if (win.phase < 2) {
+			win.end_ns = clock_now_ns();
+			win.end_msgs = b.total + r.total;
+		}
+		measure_window(m, &win, s->size);
+	} else {
+		m->start_ns = win.t0;
+		m->end_ns = clock_now_ns();
+		m->msgs = b.total + r.total;
+		m->bytes = m->msgs * s->size;
+		m->peak_bps = NAN;
+		m->measured = true;
+	}
+	free(b.c);
+	post_set_free(&p);
+	return err;
+}
+
+int loop_passive(struct rb_session *s, struct rb_measure *m)
+{
+	struct watch w;
+	int done;
+
+	(void)m;
+	watch_init(&w, s, "waiting for the peer");
+	for (;;) {
+		struct pollfd p = { .fd = s->oob_fd, .events = POLLIN };
+
+		if (rb_stop) {
+			m->partial = true;
+			return 0;
+		}
+		if (poll(&p, 1, 100) < 0 && errno != EINTR)
+			return -errno;
+		done = peer_done(s);
+		if (done)
+			return done < 0 ? done : 0;
+	}
+}
+
+/* ---- latency ---- */
+
+static int wait_cq(struct rb_session *s, struct ibv_cq *cq, struct ibv_wc *wc, struct watch *w,
+		   const char *what)
+{
+	int n, err;
+
+	while ((n = cq_poll(s, cq, wc, 1)) == 0) {
+		err = watch_idle(w);
+		if (err)
+			return err;
+	}
+	if (n < 0)
+		return check_post(-n, s, "ibv_poll_cq");
+	watch_progress(w);
+	if (cq == s->q.recv_cq)
+		s->recvs_outstanding--;
+	return wc_check(s, wc, what);
+}
+
+static int lat_post_one(struct rb_session *s, struct post_set *p, bool last)
+{
+	struct ibv_send_wr *wr = &p->wr[0], *bad;
+
+	wr->send_flags = p->base_flags | IBV_SEND_SIGNALED;
+	if (last && wr->opcode == IBV_WR_SEND) {
+		wr->opcode = IBV_WR_SEND_WITH_IMM;
+		wr->imm_data = htonl(1);
+	}
+	test_delay(s);
+	return check_post(ibv_post_send(s->q.qp[0], wr, &bad), s, "ibv_post_send");
+}
+
+struct lat_run {
+	uint64_t k, t0;
+	struct window win;
+};
+
+/* Should the ping about to go be the last one? */
+static bool lat_is_last(const struct rb_session *s, struct lat_run *l)
+{
+	if (rb_stop)
+		return true;
+	if (s->duration_ns)
+		return window_tick(&l->win, s, l->k);
+	return l->k + 1 >= s->warmup_iters + s->iters;
+}
+
+static void lat_record(const struct rb_session *s, struct lat_run *l, struct rb_measure *m, uint64_t ns)
+{
+	bool in_window = s->duration_ns ? l->win.phase == 1 : l->k >= s->warmup_iters;
+
+	if (!in_window)
+		return;
+	if (!s->duration_ns)
+		samples_push(&m->samples, ns);
+	histogram_record(m->hist, ns);
+}
+
+static void lat_finish(const struct rb_session *s, struct lat_run *l, struct rb_measure *m)
+{
+	m->start_ns = s->duration_ns ? l->win.begin_ns : l->win.t0;
+	m->end_ns = s->duration_ns && l->win.end_ns ? l->win.end_ns : clock_now_ns();
+	m->msgs = histogram_count(m->hist);
+	m->bytes = m->msgs * s->size;
+	m->measured = true;
+	m->partial = rb_stop != 0;
+}
+
+int loop_lat_send_ping(struct rb_session *s, struct rb_measure *m)
+{
+	struct post_set p;
+	struct lat_run l = { 0 };
+	struct ibv_wc wc;
+	struct watch w;
+	bool last = false;
+	int err = post_set_init(&p, s, 1);
+
+	watch_init(&w, s, "send ping-pong");
+	window_init(&l.win, s);
+	for (; !err && !last; l.k++) {
+		last = lat_is_last(s, &l);
+		l.t0 = clock_now_ns();
+		err = lat_post_one(s, &p, last);
+		if (!err)
+			err = wait_cq(s, s->q.recv_cq, &wc, &w, "receive");
+		if (!err)
+			lat_record(s, &l, m, clock_now_ns() - l.t0);
+		if (!err && !last)
+			err = recv_post(s, 0);
+		if (!err)
+			err = wait_cq(s, s->q.send_cq, &wc, &w, "send");
+	}
+	lat_finish(s, &l, m);
+	post_set_free(&p);
+	return loop_end(err, m);
+}
+
+int loop_lat_send_pong(struct rb_session *s, struct rb_measure *m)
+{
+	struct post_set p;
+	struct ibv_wc wc;
+	struct watch w;
+	bool last = false;
+	int err = post_set_init(&p, s, 1);
+
+	(void)m;
+	watch_init(&w, s, "send ping-pong");
+	while (!err && !last) {
+		err = wait_cq(s, s->q.recv_cq, &wc, &w, "receive");
+		if (err)
+			break;
+		last = wc.wc_flags & IBV_WC_WITH_IMM;
+		err = lat_post_one(s, &p, false);
+		if (!err && !last)
+			err = recv_post(s, 0);
+		if (!err)
+			err = wait_cq(s, s->q.send_cq, &wc, &w, "send");
+	}
+	post_set_free(&p);
+	return loop_end(err, m);
+}
+
+/* RDMA write ping-pong: the last byte of each message carries a sequence
+ * number (1..254, 255 marks the last message); each side spins on its own
+ * receive area until the expected value lands. */
+#define SEQ_LAST 255
+
+static uint8_t seq_of(uint64_t k)
+{
+	return (uint8_t)(k % 254 + 1);
+}
+
+static int spin_for(struct rb_session *s, uint8_t want, struct watch *w, bool *last)
+{
+	volatile uint8_t *slot = (volatile uint8_t *)qps_recv_area(&s->q, 0) + s->size - 1;
+	uint8_t got;
+	int err;
+
+	while ((got = *slot) != want && got != SEQ_LAST) {
+		err = watch_idle(w);
+		if (err)
+			return err;
+	}
+	watch_progress(w);
+	*last = got == SEQ_LAST;
+	return 0;
+}
+
+static int write_one(struct rb_session *s, struct post_set *p, uint8_t seq, struct watch *w)
+{
+	struct ibv_wc wc;
+
+	((uint8_t *)qps_send_area(&s->q, 0))[s->size - 1] = seq;
+	return lat_post_one(s, p, false) ? -EIO :
+	       wait_cq(s, s->q.send_cq, &wc, w, "RDMA write");
+}
+
+int loop_lat_write_ping(struct rb_session *s, struct rb_measure *m)
+{
+	struct post_set p;
+	struct lat_run l = { 0 };
+	struct watch w;
+	bool last = false, echoed;
+	int err = post_set_init(&p, s, 1);
+
+	watch_init(&w, s, "write ping-pong");
+	window_init(&l.win, s);
+	for (; !err && !last; l.k++) {
+		uint8_t seq;
+
+		last = lat_is_last(s, &l);
+		seq = last ? SEQ_LAST : seq_of(l.k);
+		l.t0 = clock_now_ns();
+		err = write_one(s, &p, seq, &w);
+		if (!err)
+			err = spin_for(s, seq, &w, &echoed);
+		if (!err)
+			lat_record(s, &l, m, clock_now_ns() - l.t0);
+	}
+	lat_finish(s, &l, m);
+	post_set_free(&p);
+	return loop_end(err, m);
+}
+
+int loop_lat_write_pong(struct rb_session *s, struct rb_measure *m)
+{
+	struct post_set p;
+	struct watch w;
+	bool last = false;
+	int err = post_set_init(&p, s, 1);
+
+	watch_init(&w, s, "write ping-pong");
+	for (uint64_t k = 0; !err && !last; k++) {
+		err = spin_for(s, seq_of(k), &w, &last);
+		if (!err)
+			err = write_one(s, &p, last ? SEQ_LAST : seq_of(k), &w);
+	}
+	post_set_free(&p);
+	return loop_end(err, m);
+}
+
+int loop_lat_oneside(struct rb_session *s, struct rb_measure *m)
+{
+	struct post_set p;
+	struct lat_run l = { 0 };
+	struct ibv_wc wc;
+	struct watch w;
+	bool last = false;
+	int err = post_set_init(&p, s, 1);
+
+	watch_init(&w, s, verb_name(s->bench->verb));
+	window_init(&l.win, s);
+	for (; !err && !last; l.k++) {
+		last = lat_is_last(s, &l);
+		l.t0 = clock_now_ns();
+		err = lat_post_one(s, &p, false);
+		if (!err)
+			err = wait_cq(s, s->q.send_cq, &wc, &w, verb_name(s->bench->verb));
+		if (!err)
+			lat_record(s, &l, m, clock_now_ns() - l.t0);
+	}
+	lat_finish(s, &l, m);
+	post_set_free(&p);
+	return loop_end(err, m);
+}

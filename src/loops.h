@@ -1,0 +1,33 @@
+/*
+ * The measurement loops a benchmark picks for each side.  Each loop runs
+ * one size on a connected session and fills a measure.  Hot paths read the
+ * clock only where a figure needs it.
+ */
+#ifndef RB_LOOPS_H
+#define RB_LOOPS_H
+
+#include "run.h"
+
+/* Post the receives a side needs before the start barrier (sends only). */
+int loop_prepare(struct rb_session *s);
+
+/* Bandwidth: post the bench's verb as fast as the queues allow. */
+int loop_bw_post(struct rb_session *s, struct rb_measure *m);
+/* Bandwidth, send receiver: count receives until the sender is done. */
+int loop_bw_recv(struct rb_session *s, struct rb_measure *m);
+/* Bandwidth, -b with sends: post sends and count receives at once. */
+int loop_bw_send_bidir(struct rb_session *s, struct rb_measure *m);
+/* A side with nothing to do (the target of writes/reads): wait for DONE. */
+int loop_passive(struct rb_session *s, struct rb_measure *m);
+
+/* Latency: send ping-pong, the side that pings (client) and answers. */
+int loop_lat_send_ping(struct rb_session *s, struct rb_measure *m);
+int loop_lat_send_pong(struct rb_session *s, struct rb_measure *m);
+/* Latency: RDMA write ping-pong (each side polls its buffer). */
+int loop_lat_write_ping(struct rb_session *s, struct rb_measure *m);
+int loop_lat_write_pong(struct rb_session *s, struct rb_measure *m);
+/* Latency: one operation at a time, the verb's completion ends it
+ * (read, atomics). */
+int loop_lat_oneside(struct rb_session *s, struct rb_measure *m);
+
+#endif

@@ -1,0 +1,421 @@
+/*
+ * NUMA placement of the measuring thread and its buffers (libnuma), buffer
+ * allocation, and memory registration with messages that say what to do.
+ */
+#include "memory.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <numa.h>
+#include <numaif.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "log.h"
+
+/* ---- CPU sets ------------------------------------------------------- */
+
+/* "0-3,8" */
+static void cpuset_format(const cpu_set_t *set, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < CPU_SETSIZE && used < len; c++) {
+		int last = c;
+
+		if (!CPU_ISSET(c, set))
+			continue;
+		while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, set))
+			last++;
+		if (last > c)
+			used += snprintf(buf + used, len - used, "%s%d-%d", used ? "," : "", c, last);
+		else
+			used += snprintf(buf + used, len - used, "%s%d", used ? "," : "", c);
+		c = last;
+	}
+}
+
+static int cpu_parse_one(const char **s, long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtol(*s, &end, 10);
+	if (end == *s || errno || *v < 0 || *v >= CPU_SETSIZE)
+		return -EINVAL;
+	*s = end;
+	return 0;
+}
+
+/* "0,2-3" into set.  -EINVAL on any syntax error or out-of-range CPU. */
+static int cpuset_parse(const char *text, cpu_set_t *set)
+{
+	const char *s = text;
+
+	CPU_ZERO(set);
+	for (;;) {
+		long a, b;
+
+		if (cpu_parse_one(&s, &a))
+			return -EINVAL;
+		b = a;
+		if (*s == '-') {
+			s++;
+			if (cpu_parse_one(&s, &b) || b < a)
+				return -EINVAL;
+		}
+		for (long c = a; c <= b; c++)
+			CPU_SET(c, set);
+		if (*s == '\0')
+			return 0;
+		if (*s++ != ',')
+			return -EINVAL;
+	}
+}
+
+static int cpuset_first(const cpu_set_t *set)
+{
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, set))
+			return c;
+	return -1;
+}
+
+static int thread_pin(const cpu_set_t *set, const char *what)
+{
+	if (sched_setaffinity(0, sizeof(*set), set) == 0)
+		return 0;
+	log_err("%s: cannot pin the thread: %s", what, strerror(errno));
+	return -errno;
+}
+
+/* ---- placement policies --------------------------------------------- */
+
+static bool numa_ok(void)
+{
+	return numa_available() >= 0;
+}
+
+static int cpu_node(int cpu)
+{
+	return numa_ok() ? numa_node_of_cpu(cpu) : -1;
+}
+
+/* Allowed CPUs of node into out; their count. */
+static int node_cpus(int node, const cpu_set_t *allowed, cpu_set_t *out)
+{
+	CPU_ZERO(out);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, allowed) && cpu_node(c) == node)
+			CPU_SET(c, out);
+	return CPU_COUNT(out);
+}
+
+static void note_remote(struct placement *p, int dev_node, const char *what)
+{
+	size_t used = strlen(p->note);
+
+	if (dev_node < 0)
+		snprintf(p->note + used, sizeof(p->note) - used, "; device node unknown");
+	else if (p->remote)
+		snprintf(p->note + used, sizeof(p->note) - used,
+			 "; %s remote from the device's node %d", what, dev_node);
+	else
+		snprintf(p->note + used, sizeof(p->note) - used, "; local to the device's node %d",
+			 dev_node);
+}
+
+static int place_cpu_list(const char *cpu_list, int user_node, int dev_node,
+			  const cpu_set_t *allowed, struct placement *p)
+{
+	cpu_set_t want, bad;
+
+	if (cpuset_parse(cpu_list, &want) || CPU_COUNT(&want) == 0) {
+		log_err("--cpu: invalid CPU list \"%s\" (expected e.g. 0,2-3)", cpu_list);
+		return -EINVAL;
+	}
+	CPU_XOR(&bad, &want, allowed);
+	CPU_AND(&bad, &bad, &want);
+	if (CPU_COUNT(&bad)) {
+		char b[64];
+
+		cpuset_format(&bad, b, sizeof(b));
+		log_err("--cpu %s: CPU %s is not online or not allowed; allowed CPUs: %s",
+			cpu_list, b, p->cpus);
+		return -EINVAL;
+	}
+	if (thread_pin(&want, "--cpu"))
+		return -EINVAL;
+	p->policy = "--cpu";
+	p->cpu = CPU_COUNT(&want) == 1 ? cpuset_first(&want) : -1;
+	p->node = user_node >= 0 ? user_node : cpu_node(cpuset_first(&want));
+	p->remote = dev_node >= 0 &&
+		    (p->node != dev_node || cpu_node(cpuset_first(&want)) != dev_node);
+	cpuset_format(&want, p->cpus, sizeof(p->cpus));
+	snprintf(p->note, sizeof(p->note), "--cpu: thread on CPUs %s, buffers on node %d",
+		 p->cpus, p->node);
+	note_remote(p, dev_node, "CPU or buffers");
+	return 0;
+}
+
+static void place_user_affinity(int user_node, int dev_node, const cpu_set_t *allowed,
+				struct placement *p)
+{
+	cpu_set_t on_dev;
+
+	p->policy = "user affinity";
+	p->node = user_node;
+	p->remote = dev_node >= 0 && numa_ok() && node_cpus(dev_node, allowed, &on_dev) == 0;
+	snprintf(p->note, sizeof(p->note), "user affinity kept: CPUs %s", p->cpus);
+	note_remote(p, dev_node, "they are");
+}
+
+static bool node_valid(int node)
+{
+	return numa_ok() && node >= 0 && node <= numa_max_node() &&
+	       numa_bitmask_isbitset(numa_all_nodes_ptr, (unsigned)node);
+}
+
+static int node_check(int node)
+{
+	if (node_valid(node))
+		return 0;
+	log_err("--numa-node %d: no such node; nodes: 0-%d", node, numa_max_node());
+	return -EINVAL;
+}
+
+/* Pin to the first allowed CPU of node: one CPU, so the measuring thread
+ * stays put; the buffers go there too. */
+static int place_node(int node, int dev_node, const char *policy,
+		      const cpu_set_t *allowed, struct placement *p)
+{
+	cpu_set_t on_node, one;
+
+	p->policy = policy;
+	p->node = node;
+	p->remote = dev_node >= 0 && node != dev_node;
+	if (node_cpus(node, allowed, &on_node) == 0) {
+		snprintf(p->note, sizeof(p->note), "%s: buffers on node %d, node has no allowed "
+			 "CPU, thread not pinned", policy, node);
+		note_remote(p, dev_node, "buffers");
+		return 0;
+	}
+	CPU_ZERO(&one);
+	CPU_SET(cpuset_first(&on_node), &one);
+	if (thread_pin(&one, policy))
+		return -EINVAL;
+	p->cpu = cpuset_first(&on_node);
+	cpuset_format(&one, p->cpus, sizeof(p->cpus));
+	snprintf(p->note, sizeof(p->note), "%s: thread on CPU %d, buffers on node %d",
+		 policy, p->cpu, node);
+	note_remote(p, dev_node, "they are");
+	return 0;
+}
+
+static int place_numa(int dev_node, int user_node, const char *cpu_list,
+		      const cpu_set_t *allowed, struct placement *p)
+{
+	bool restricted = CPU_COUNT(allowed) < sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (user_node >= 0 && !numa_ok()) {
+		log_err("--numa-node %d: NUMA is not available on this system", user_node);
+		return -EINVAL;
+	}
+	if (user_node >= 0 && node_check(user_node))
+		return -EINVAL;
+	if (cpu_list)
+		return place_cpu_list(cpu_list, user_node, dev_node, allowed, p);
+	if (restricted) {
+		place_user_affinity(user_node, dev_node, allowed, p);
+		return 0;
+	}
+	if (user_node >= 0)
+		return place_node(user_node, dev_node, "--numa-node", allowed, p);
+	if (node_valid(dev_node))
+		return place_node(dev_node, dev_node, "device-local", allowed, p);
+	p->policy = "no NUMA info";
+	snprintf(p->note, sizeof(p->note), "%s: thread and buffers left to the kernel",
+		 !numa_ok() ? "NUMA not available" : dev_node < 0 ? "device NUMA node unknown"
+		 : "device node not a memory node here");
+	return 0;
+}
+
+int placement_apply(int dev_node, int user_node, bool no_numa,
+		    const char *cpu_list, struct placement *p)
+{
+	cpu_set_t allowed;
+
+	memset(p, 0, sizeof(*p));
+	p->node = -1;
+	p->cpu = -1;
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		return -errno;
+	cpuset_format(&allowed, p->cpus, sizeof(p->cpus));
+	if (no_numa) {
+		p->policy = "--no-numa";
+		snprintf(p->note, sizeof(p->note), "--no-numa: no pinning, buffers left to "
+			 "the kernel (CPUs %s)", p->cpus);
+		return 0;
+	}
+	return place_numa(dev_node, user_node, cpu_list, &allowed, p);
+}
+
+/* ---- buffers -------------------------------------------------------- */
+
+/* A "Name:   123 kB" line of /proc/meminfo in bytes; 0 when absent. */
+static size_t meminfo_bytes(const char *name)
+{
+	char line[128];
+	size_t n = strlen(name), kb = 0;
+	FILE *f = fopen("/proc/meminfo", "re");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, name, n) == 0 && line[n] == ':') {
+			kb = strtoull(line + n + 1, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return kb * 1024;
+}
+
+static long nr_hugepages(void)
+{
+	long v = -1;
+	FILE *f = fopen("/proc/sys/vm/nr_hugepages", "re");
+
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+static int buf_check_size(size_t len, bool huge)
+{
+	size_t avail = meminfo_bytes("MemAvailable");
+
+	if (huge && nr_hugepages() == 0) {
+		log_err("--hugepages: no huge pages reserved (/proc/sys/vm/nr_hugepages is 0); "
+			"reserve some, e.g. `echo 512 > /proc/sys/vm/nr_hugepages`");
+		return -ENOMEM;
+	}
+	if (huge)
+		avail = meminfo_bytes("HugePages_Free") / 1024 * meminfo_bytes("Hugepagesize");
+	if (avail && len > avail) {
+		log_err("a buffer of %zu MiB does not fit: %zu MiB %s available", len >> 20,
+			avail >> 20, huge ? "of free huge pages" : "of memory (MemAvailable)");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int buf_bind(void *addr, size_t len, int node)
+{
+	unsigned long mask[16] = { 0 };
+
+	if (node < 0 || !numa_ok())
+		return 0;
+	if ((size_t)node >= sizeof(mask) * CHAR_BIT)
+		return -EINVAL;
+	mask[node / (sizeof(long) * CHAR_BIT)] = 1UL << (node % (sizeof(long) * CHAR_BIT));
+	if (mbind(addr, len, MPOL_BIND, mask, sizeof(mask) * CHAR_BIT, 0) == 0)
+		return 0;
+	log_err("cannot bind the buffer to node %d: %s", node, strerror(errno));
+	return -errno;
+}
+
+int buf_alloc(struct rb_buf *b, size_t len, const struct placement *p, bool hugepages)
+{
+	size_t page = hugepages ? meminfo_bytes("Hugepagesize") : (size_t)sysconf(_SC_PAGESIZE);
+	int flags = MAP_PRIVATE | MAP_ANONYMOUS | (hugepages ? MAP_HUGETLB : 0);
+	int err;
+
+	memset(b, 0, sizeof(*b));
+	if (page == 0)
+		page = 2UL << 20;
+	if (len == 0 || len > SIZE_MAX - page)
+		return -EINVAL;
+	b->len = (len + page - 1) / page * page;
+	b->huge = hugepages;
+	err = buf_check_size(b->len, hugepages);
+	if (err)
+		return err;
+	b->addr = mmap(NULL, b->len, PROT_READ | PROT_WRITE, flags, -1, 0);
+	if (b->addr == MAP_FAILED) {
+		err = -errno;
+		b->addr = NULL;
+		log_err("cannot map %zu bytes%s: %s", b->len,
+			hugepages ? " of huge pages (see /proc/sys/vm/nr_hugepages)" : "",
+			strerror(-err));
+		return err;
+	}
+	err = buf_bind(b->addr, b->len, p ? p->node : -1);
+	if (err) {
+		buf_free(b);
+		return err;
+	}
+	memset(b->addr, 0, b->len);     /* first touch places the pages */
+	b->node = buf_node_of(b->addr);
+	return 0;
+}
+
+void buf_free(struct rb_buf *b)
+{
+	if (b->addr)
+		munmap(b->addr, b->len);
+	b->addr = NULL;
+	b->len = 0;
+}
+
+int buf_node_of(const void *addr)
+{
+	int node = -1;
+
+	if (!numa_ok() ||
+	    get_mempolicy(&node, NULL, 0, (void *)addr, MPOL_F_NODE | MPOL_F_ADDR))
+		return -1;
+	return node;
+}
+
+/* ---- registration --------------------------------------------------- */
+
+static void memlock_text(char *buf, size_t len)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_MEMLOCK, &rl))
+		snprintf(buf, len, "unknown");
+	else if (rl.rlim_cur == RLIM_INFINITY)
+		snprintf(buf, len, "unlimited");
+	else
+		snprintf(buf, len, "%llu KiB", (unsigned long long)rl.rlim_cur / 1024);
+}
+
+struct ibv_mr *mr_register(struct ibv_pd *pd, const struct rb_buf *b, int access)
+{
+	struct ibv_mr *mr = ibv_reg_mr(pd, b->addr, b->len, access);
+	char limit[32];
+	int err = errno;
+
+	if (mr)
+		return mr;
+	if (err == ENOMEM || err == EPERM) {
+		memlock_text(limit, sizeof(limit));
+		log_err("cannot register %zu bytes: %s; the locked-memory limit is %s: "
+			"raise it with `ulimit -l unlimited` (or memlock in "
+			"/etc/security/limits.conf)", b->len, strerror(err), limit);
+	} else {
+		log_err("ibv_reg_mr of %zu bytes: %s", b->len, strerror(err));
+	}
+	errno = err;
+	return NULL;
+}

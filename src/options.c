@@ -1,0 +1,455 @@
+#include "options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "log.h"
+#include "units.h"
+
+/* Long-only option codes start above any character. */
+enum {
+	OPT_BIND = 256, OPT_TCLASS, OPT_PERSISTENT, OPT_TIMEOUT, OPT_WARMUP,
+	OPT_WARMUP_TIME, OPT_NUMA_NODE, OPT_NO_NUMA, OPT_CPU, OPT_HUGEPAGES,
+	OPT_GBITS, OPT_PCTS, OPT_CSV, OPT_JSON, OPT_RAW, OPT_VERBOSE, OPT_FORMAT,
+	OPT_OUTPUT,
+};
+
+struct opt_desc {
+	const char *name;
+	int code;
+	int has_arg;
+	const char *arg;
+	unsigned feature;           /* 0: every benchmark */
+	const char *help;
+};
+
+/* The usage text and getopt's table both come from here. */
+static const struct opt_desc opt_table[] = {
+	{ "ib-dev", 'd', 1, "DEV", 0, "RDMA device (default: the first one)" },
+	{ "ib-port", 'i', 1, "N", 0, "device port, 1..255 (default 1)" },
+	{ "gid-index", 'x', 1, "N", 0, "GID index (default: RoCE v2 IPv4-mapped, then IPv6, then v1)" },
+	{ "port", 'p', 1, "N", 0, "TCP port of the out-of-band exchange (default 18515)" },
+	{ "bind", OPT_BIND, 1, "ADDR", 0, "server: listen on ADDR only (default: all)" },
+	{ "connection", 'c', 1, "RC|UC|UD", 0, "transport (default RC)" },
+	{ "rdma_cm", 'R', 0, NULL, 0, "connect the QPs with librdmacm" },
+	{ "mtu", 'm', 1, "BYTES", 0, "path MTU 256..4096 (default: the smaller active MTU)" },
+	{ "qp-timeout", 'u', 1, "N", 0, "QP ack timeout 4.096us*2^N, 0..31 (default 14)" },
+	{ "sl", 'S', 1, "N", 0, "service level 0..15 (default 0)" },
+	{ "tclass", OPT_TCLASS, 1, "N", 0, "traffic class 0..255" },
+	{ "persistent", OPT_PERSISTENT, 0, NULL, 0, "server: serve clients one after another" },
+	{ "timeout", OPT_TIMEOUT, 1, "SECONDS", 0, "deadline for a silent peer or a stalled queue (default 10)" },
+	{ "size", 's', 1, "BYTES", 0, "message size, K/M suffixes (default: per test)" },
+	{ "all", 'a', 0, NULL, 0, "sweep sizes 2B..8MiB in powers of two (UD: up to the MTU)" },
+	{ "iters", 'n', 1, "N", 0, "iterations per size (default: per test)" },
+	{ "duration", 'D', 1, "SECONDS", 0, "run for SECONDS instead of -n iterations" },
+	{ "warmup", OPT_WARMUP, 1, "N", 0, "iterations run before measuring (default: latency 100, bandwidth 0)" },
+	{ "warmup-time", OPT_WARMUP_TIME, 1, "SECONDS", 0, "with -D: warm-up excluded from the figures (default 1, or D/4 when D < 4)" },
+	{ "qp", 'q', 1, "N", FEAT_QPS, "number of QPs (default 1)" },
+	{ "bidirectional", 'b', 0, NULL, FEAT_BIDIR, "traffic in both directions" },
+	{ "tx-depth", 't', 1, "N", 0, "send queue depth (default: per test)" },
+	{ "rx-depth", 'r', 1, "N", 0, "receive queue depth (default 512)" },
+	{ "post_list", 'l', 1, "N", FEAT_POST_LIST, "post N work requests per ibv_post_send (default 1)" },
+	{ "cq-mod", 'Q', 1, "N", FEAT_CQ_MOD, "request a completion every N sends (default 100)" },
+	{ "outs", 'o', 1, "N", FEAT_OUTS, "outstanding RDMA reads/atomics per QP (default: the device maximum)" },
+	{ "inline_size", 'I', 1, "BYTES", FEAT_INLINE, "max inline data (default: what the device grants)" },
+	{ "events", 'e', 0, NULL, FEAT_EVENTS, "sleep on a completion channel instead of busy polling" },
+	{ "atomic_type", 'A', 1, "OP", FEAT_ATOMIC_OP, "FETCH_AND_ADD or CMP_AND_SWAP (default FETCH_AND_ADD)" },
+	{ "numa-node", OPT_NUMA_NODE, 1, "N", 0, "place buffers and thread on node N (default: the device's)" },
+	{ "no-numa", OPT_NO_NUMA, 0, NULL, 0, "leave NUMA placement alone" },
+	{ "cpu", OPT_CPU, 1, "LIST", 0, "pin the measuring thread to LIST (e.g. 2 or 0-3)" },
+	{ "use-hugepages", OPT_HUGEPAGES, 0, NULL, 0, "allocate buffers on huge pages" },
+	{ "use_hugepages", OPT_HUGEPAGES, 0, NULL, 0, NULL },
+	{ "report_gbits", OPT_GBITS, 0, NULL, 0, "human table: bandwidth in Gb/s instead of MiB/s" },
+	{ "percentiles", OPT_PCTS, 1, "LIST", 0, "latency percentiles (default 50,90,99,99.9,99.99)" },
+	{ "csv", OPT_CSV, 2, "FILE", 0, "results as CSV (to FILE, or stdout)" },
+	{ "json", OPT_JSON, 2, "FILE", 0, "results as JSON (to FILE, or stdout)" },
+	{ "histogram", 'H', 1, "FILE", 0, "latency histogram as CSV to FILE" },
+	{ "raw", OPT_RAW, 1, "FILE", 0, "every latency sample, in order, to FILE" },
+	{ "CPU-freq", 'F', 0, NULL, 0, "accepted for perftest compatibility (no effect)" },
+	{ "verbose", OPT_VERBOSE, 0, NULL, 0, "say more on stderr (clock, placement, QP attributes)" },
+	{ "version", 'V', 0, NULL, 0, "print the version and exit" },
+	{ "help", 'h', 0, NULL, 0, "print this help and exit" },
+};
+
+#define N_OPTS (sizeof(opt_table) / sizeof(opt_table[0]))
+
+static const double default_pcts[] = { 50, 90, 99, 99.9, 99.99 };
+
+const char *options_transport_name(enum rb_transport t)
+{
+	switch (t) {
+	case TR_RC: return "RC";
+	case TR_UC: return "UC";
+	case TR_UD: return "UD";
+	}
+	return "?";
+}
+
+const char *options_atomic_name(enum rb_atomic_op op)
+{
+	return op == ATOMIC_CMP_SWAP ? "CMP_AND_SWAP" : "FETCH_AND_ADD";
+}
+
+static const struct opt_desc *opt_find(int code)
+{
+	for (size_t i = 0; i < N_OPTS; i++)
+		if (opt_table[i].code == code)
+			return &opt_table[i];
+	return NULL;
+}
+
+/* "-s/--size" or "--timeout", for messages. */
+static const char *opt_label(int code, char *buf, size_t len)
+{
+	const struct opt_desc *d = opt_find(code);
+
+	if (!d)
+		snprintf(buf, len, "option");
+	else if (code < 256)
+		snprintf(buf, len, "-%c/--%s", code, d->name);
+	else
+		snprintf(buf, len, "--%s", d->name);
+	return buf;
+}
+
+static int bad_value(int code, const char *val, int err, const char *range)
+{
+	char lbl[48];
+
+	if (err == -ERANGE)
+		log_err("%s: %s is out of range (%s)", opt_label(code, lbl, sizeof(lbl)), val, range);
+	else
+		log_err("%s: '%s' is not a valid value (expected %s)", opt_label(code, lbl, sizeof(lbl)), val, range);
+	return -EINVAL;
+}
+
+static int parse_u64(int code, const char *val, uint64_t min, uint64_t max, uint64_t *out)
+{
+	char range[64];
+	int err = units_parse_uint(val, min, max, out);
+
+	snprintf(range, sizeof(range), "an integer %llu..%llu",
+		 (unsigned long long)min, (unsigned long long)max);
+	return err ? bad_value(code, val, err, range) : 0;
+}
+
+static int parse_uint(int code, const char *val, unsigned min, unsigned max, unsigned *out)
+{
+	uint64_t v;
+	int err = parse_u64(code, val, min, max, &v);
+
+	if (!err)
+		*out = (unsigned)v;
+	return err;
+}
+
+static int parse_int(int code, const char *val, unsigned min, unsigned max, int *out)
+{
+	unsigned v;
+	int err = parse_uint(code, val, min, max, &v);
+
+	if (!err)
+		*out = (int)v;
+	return err;
+}
+
+static int parse_seconds(int code, const char *val, double min, double max, double *out)
+{
+	char range[64];
+	int err = units_parse_double(val, min, max, out);
+
+	snprintf(range, sizeof(range), "seconds, %g..%g", min, max);
+	return err ? bad_value(code, val, err, range) : 0;
+}
+
+static int parse_transport(const char *val, enum rb_transport *t)
+{
+	if (!strcasecmp(val, "RC"))
+		*t = TR_RC;
+	else if (!strcasecmp(val, "UC"))
+		*t = TR_UC;
+	else if (!strcasecmp(val, "UD"))
+		*t = TR_UD;
+	else
+		return bad_value('c', val, -EINVAL, "RC, UC or UD");
+	return 0;
+}
+
+static int parse_atomic(const char *val, enum rb_atomic_op *op)
+{
+	if (!strcasecmp(val, "FETCH_AND_ADD"))
+		*op = ATOMIC_FETCH_ADD;
+	else if (!strcasecmp(val, "CMP_AND_SWAP"))
+		*op = ATOMIC_CMP_SWAP;
+	else
+		return bad_value('A', val, -EINVAL, "FETCH_AND_ADD or CMP_AND_SWAP");
+	return 0;
+}
+
+static int parse_mtu(const char *val, int *mtu)
+{
+	uint64_t v;
+
+	if (units_parse_size(val, 256, 4096, &v) || (v & (v - 1)))
+		return bad_value('m', val, -EINVAL, "256, 512, 1024, 2048 or 4096");
+	*mtu = (int)v;
+	return 0;
+}
+
+static int parse_output(int code, const char *val, struct rb_options *o)
+{
+	char lbl[48];
+
+	if (o->format != OUT_HUMAN) {
+		log_err("%s: only one of --csv and --json may be given", opt_label(code, lbl, sizeof(lbl)));
+		return -EINVAL;
+	}
+	o->format = code == OPT_CSV ? OUT_CSV : OUT_JSON;
+	o->out_file = val;
+	return 0;
+}
+
+static void options_defaults(const struct rb_bench *b, struct rb_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->ib_port = 1;
+	o->gid_index = -1;
+	o->port = 18515;
+	o->transport = TR_RC;
+	o->qp_timeout = 14;
+	o->tclass = -1;
+	o->timeout_s = 10;
+	o->size = b->defaults.size;
+	o->iters = b->defaults.iters;
+	o->warmup_iters = b->metric == METRIC_LAT ? 100 : 0;
+	o->warmup_s = -1;
+	o->qps = 1;
+	o->tx_depth = b->defaults.tx_depth;
+	o->rx_depth = b->defaults.rx_depth;
+	o->post_list = 1;
+	o->cq_mod = b->metric == METRIC_LAT ? 1 : 100;
+	o->inline_size = -1;
+	o->numa_node = -1;
+	o->npct = (int)(sizeof(default_pcts) / sizeof(default_pcts[0]));
+	memcpy(o->pcts, default_pcts, sizeof(default_pcts));
+	o->format = OUT_HUMAN;
+}
+
+/* Apply one parsed option. */
+static int options_apply(int c, const char *arg, struct rb_options *o)
+{
+	uint64_t v;
+
+	switch (c) {
+	case 'd': o->ib_dev = arg; return 0;
+	case 'i': return parse_int(c, arg, 1, 255, &o->ib_port);
+	case 'x': return parse_int(c, arg, 0, 1023, &o->gid_index);
+	case 'p':
+		if (parse_u64(c, arg, 1, 65535, &v))
+			return -EINVAL;
+		o->port = (uint16_t)v;
+		return 0;
+	case OPT_BIND: o->bind_addr = arg; return 0;
+	case 'c': return parse_transport(arg, &o->transport);
+	case 'R': o->rdma_cm = true; return 0;
+	case 'm': return parse_mtu(arg, &o->mtu);
+	case 'u': return parse_uint(c, arg, 0, 31, &o->qp_timeout);
+	case 'S': return parse_uint(c, arg, 0, 15, &o->sl);
+	case OPT_TCLASS: return parse_int(c, arg, 0, 255, &o->tclass);
+	case OPT_PERSISTENT: o->persistent = true; return 0;
+	case OPT_TIMEOUT: return parse_seconds(c, arg, 0.1, 3600, &o->timeout_s);
+	case 's': {
+		int err = units_parse_size(arg, 1, 1u << 30, &o->size);
+
+		return err ? bad_value(c, arg, err, "a size 1..1G, K/M/G suffixes") : 0;
+	}
+	case 'a': o->all = true; return 0;
+	case 'n': return parse_u64(c, arg, 1, 1ULL << 40, &o->iters);
+	case 'D': return parse_seconds(c, arg, 0.1, 86400, &o->duration_s);
+	case OPT_WARMUP: return parse_u64(c, arg, 0, 1ULL << 32, &o->warmup_iters);
+	case OPT_WARMUP_TIME: return parse_seconds(c, arg, 0, 3600, &o->warmup_s);
+	case 'q': return parse_uint(c, arg, 1, RB_MAX_QPS, &o->qps);
+	case 'b': o->bidir = true; return 0;
+	case 't': return parse_uint(c, arg, 1, 16384, &o->tx_depth);
+	case 'r': return parse_uint(c, arg, 1, 16384, &o->rx_depth);
+	case 'l': return parse_uint(c, arg, 1, 1024, &o->post_list);
+	case 'Q': return parse_uint(c, arg, 1, 1024, &o->cq_mod);
+	case 'o': return parse_uint(c, arg, 1, 256, &o->outs);
+	case 'I': return parse_int(c, arg, 0, 4096, &o->inline_size);
+	case 'e': o->events = true; return 0;
+	case 'A': return parse_atomic(arg, &o->atomic_op);
+	case OPT_NUMA_NODE: return parse_int(c, arg, 0, 1023, &o->numa_node);
+	case OPT_NO_NUMA: o->no_numa = true; return 0;
+	case OPT_CPU: o->cpu_list = arg; return 0;
+	case OPT_HUGEPAGES: o->hugepages = true; return 0;
+	case OPT_GBITS: o->report_gbits = true; return 0;
+	case OPT_PCTS:
+		o->npct = stats_parse_percentiles(arg, o->pcts, STATS_MAX_PCT - 1);
+		if (o->npct <= 0)
+			return bad_value(c, arg, -EINVAL, "a comma-separated list of percentiles in (0,100]");
+		return 0;
+	case OPT_CSV:
+	case OPT_JSON: return parse_output(c, arg, o);
+	case 'H': o->histogram_file = arg; return 0;
+	case OPT_RAW: o->raw_file = arg; return 0;
+	case 'F': return 0;
+	case OPT_VERBOSE: o->verbose = true; return 0;
+	}
+	return -EINVAL;
+}
+
+static void options_cmdline(int argc, char **argv, struct rb_options *o)
+{
+	size_t used = 0;
+
+	for (int i = 0; i < argc && used < sizeof(o->cmdline); i++)
+		used += (size_t)snprintf(o->cmdline + used, sizeof(o->cmdline) - used,
+					 "%s%s", i ? " " : "", argv[i]);
+}
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int usage_error(const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	log_err("%s", msg);
+	log_info("try '--help'");
+	return -EINVAL;
+}
+
+/* Combinations that no single option's range can catch. */
+static int options_check(const struct rb_bench *b, struct rb_options *o, unsigned given)
+{
+	if (!(b->transports & o->transport))
+		return usage_error("-c/--connection: %s is not supported by %s",
+				   options_transport_name(o->transport), b->name);
+	if (o->rdma_cm && o->transport == TR_UD)
+		return usage_error("-R/--rdma_cm supports RC and UC; UD is connected by hand (drop -R)");
+	if (o->all && o->duration_s > 0)
+		return usage_error("-a/--all and -D/--duration cannot be combined");
+	if (o->duration_s > 0 && (given & 1))
+		return usage_error("-n/--iters and -D/--duration cannot be combined");
+	if (o->warmup_s < 0)
+		o->warmup_s = o->duration_s >= 4 ? 1 : o->duration_s / 4;
+	if (o->duration_s > 0 && o->warmup_s >= o->duration_s)
+		return usage_error("--warmup-time: %g s must be shorter than -D/--duration %g s",
+				   o->warmup_s, o->duration_s);
+	if (o->no_numa && (o->numa_node >= 0 || o->cpu_list))
+		return usage_error("--no-numa cannot be combined with %s",
+				   o->cpu_list ? "--cpu" : "--numa-node");
+	if (o->post_list > o->tx_depth)
+		return usage_error("-l/--post_list %u is larger than -t/--tx-depth %u",
+				   o->post_list, o->tx_depth);
+	if (o->cq_mod > o->tx_depth)
+		o->cq_mod = o->tx_depth;
+	if (o->transport == TR_UD && o->size > 4096 && !o->all)
+		return usage_error("-s/--size: %llu is larger than any UD message can be (the MTU, at most 4096)",
+				   (unsigned long long)o->size);
+	if (o->format != OUT_HUMAN && o->out_file && (o->histogram_file || o->raw_file) &&
+	    ((o->histogram_file && !strcmp(o->out_file, o->histogram_file)) ||
+	     (o->raw_file && !strcmp(o->out_file, o->raw_file))))
+		return usage_error("--csv/--json: the results file and -H/--raw must differ");
+	return 0;
+}
+
+static int reject_feature(const struct rb_bench *b, int code)
+{
+	char lbl[48];
+
+	log_err("%s is not supported by %s", opt_label(code, lbl, sizeof(lbl)), b->name);
+	log_info("try '%s --help'", b->name);
+	return -EINVAL;
+}
+
+static void build_getopt(struct option *lo, char *so)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < N_OPTS; i++) {
+		const struct opt_desc *d = &opt_table[i];
+
+		lo[i] = (struct option){ d->name, d->has_arg == 2 ? optional_argument :
+					 d->has_arg ? required_argument : no_argument, NULL, d->code };
+		if (d->code < 256) {
+			so[n++] = (char)d->code;
+			if (d->has_arg)
+				so[n++] = ':';
+		}
+	}
+	lo[N_OPTS] = (struct option){ 0 };
+	so[n] = '\0';
+}
+
+int options_parse(int argc, char **argv, const struct rb_bench *b, struct rb_options *o)
+{
+	struct option lo[N_OPTS + 1];
+	char so[2 * N_OPTS + 2];
+	unsigned given = 0;
+	int c;
+
+	options_defaults(b, o);
+	options_cmdline(argc, argv, o);
+	build_getopt(lo, so);
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+		const struct opt_desc *d = opt_find(c);
+
+		if (c == '?') {
+			if (optopt)
+				return usage_error("-%c: unknown option or missing value", optopt);
+			return usage_error("%s: unknown option or missing value", argv[optind - 1]);
+		}
+		if (c == 'h') {
+			options_usage(b, stdout);
+			return 1;
+		}
+		if (c == 'V') {
+			printf("%s (rdmabench) %s\n", b->name, PACKAGE_VERSION);
+			return 1;
+		}
+		if (d && d->feature && !(b->features & d->feature))
+			return reject_feature(b, c);
+		if (c == 'n')
+			given |= 1;
+		if (options_apply(c, optarg, o))
+			return -EINVAL;
+	}
+	if (optind < argc)
+		o->server = argv[optind++];
+	if (optind < argc)
+		return usage_error("unexpected argument '%s' (only one server host may be given)", argv[optind]);
+	return options_check(b, o, given);
+}
+
+void options_usage(const struct rb_bench *b, FILE *f)
+{
+	fprintf(f, "Usage: %s [OPTIONS]          run the server\n"
+		   "       %s [OPTIONS] HOST     run the client against HOST\n\n%s.\n\nOptions:\n",
+		b->name, b->name, b->summary);
+	for (size_t i = 0; i < N_OPTS; i++) {
+		const struct opt_desc *d = &opt_table[i];
+		char head[64];
+
+		if (!d->help || (d->feature && !(b->features & d->feature)))
+			continue;
+		if (d->code < 256)
+			snprintf(head, sizeof(head), "-%c, --%s%s%s", d->code, d->name,
+				 d->arg ? (d->has_arg == 2 ? "[=" : "=") : "", d->arg ? d->arg : "");
+		else
+			snprintf(head, sizeof(head), "    --%s%s%s%s", d->name,
+				 d->arg ? (d->has_arg == 2 ? "[=" : "=") : "", d->arg ? d->arg : "",
+				 d->has_arg == 2 ? "]" : "");
+		fprintf(f, "  %-30s %s\n", head, d->help);
+	}
+	fprintf(f, "\nExit status: 0 success, 1 runtime failure, 2 usage error.\n");
+}

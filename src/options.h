@@ -1,0 +1,83 @@
+/*
+ * Command-line options, perftest's meanings kept.  Immutable after
+ * options_parse(); every number is parsed with a bounded range and an error
+ * that names the option and the value.
+ */
+#ifndef RB_OPTIONS_H
+#define RB_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "bench.h"
+#include "output.h"
+#include "stats.h"
+
+#define RB_MAX_QPS 256
+#define RB_SWEEP_MIN 2
+#define RB_SWEEP_MAX (8u << 20)
+
+enum rb_atomic_op { ATOMIC_FETCH_ADD, ATOMIC_CMP_SWAP };
+
+struct rb_options {
+	/* device */
+	const char *ib_dev;         /* NULL: first device */
+	int ib_port;
+	int gid_index;              /* -1: choose */
+	/* connection */
+	const char *server;         /* NULL: this side is the server */
+	uint16_t port;
+	const char *bind_addr;
+	enum rb_transport transport;
+	bool rdma_cm;
+	int mtu;                    /* bytes, 0: the smaller active MTU */
+	unsigned qp_timeout, sl;
+	int tclass;                 /* -1: not set */
+	bool persistent;
+	double timeout_s;           /* peer loss / stall deadline */
+	/* run control */
+	uint64_t size;
+	bool all;
+	uint64_t iters;
+	double duration_s;          /* 0: iteration mode */
+	double warmup_s;            /* duration mode warm-up */
+	uint64_t warmup_iters;      /* iteration mode warm-up */
+	unsigned qps;
+	bool bidir;
+	unsigned tx_depth, rx_depth, post_list, cq_mod, outs;
+	int inline_size;            /* -1: what the device grants */
+	bool events;
+	enum rb_atomic_op atomic_op;
+	/* placement */
+	int numa_node;              /* -1: the device's */
+	bool no_numa;
+	const char *cpu_list;
+	bool hugepages;
+	/* output */
+	bool report_gbits;
+	double pcts[STATS_MAX_PCT];
+	int npct;
+	enum out_format format;
+	const char *out_file;       /* NULL: stdout */
+	const char *histogram_file;
+	const char *raw_file;
+	bool verbose;
+	char cmdline[1024];
+};
+
+/* Exit codes of the suite. */
+enum { RB_EXIT_OK = 0, RB_EXIT_RUNTIME = 1, RB_EXIT_USAGE = 2 };
+
+/*
+ * Parse argv for benchmark b.  Returns 0 (run), 1 (--help or --version was
+ * printed: exit 0) or -EINVAL (a message naming the option and a hint went
+ * to stderr: exit 2).
+ */
+int options_parse(int argc, char **argv, const struct rb_bench *b, struct rb_options *o);
+void options_usage(const struct rb_bench *b, FILE *f);
+
+/* "RC", "UC", "UD" */
+const char *options_transport_name(enum rb_transport t);
+const char *options_atomic_name(enum rb_atomic_op op);
+
+#endif

@@ -1,0 +1,460 @@
+#include "output.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define COL_SEP "   "          /* between human columns and meta pairs */
+#define META_SEP " : "         /* between a human label and its value */
+#define COL_MIN_WIDTH 10       /* fits any size up to 9 GB, any iteration count */
+#define NUM_LEN 352            /* %.*f of DBL_MAX with a few decimals */
+
+/* A metadata item, its value already formatted (NULL: none, NaN). */
+struct meta_item {
+	enum out_type type;
+	char *key, *label, *text;
+};
+
+struct out {
+	enum out_format fmt;
+	FILE *f;
+	struct meta_item *meta;
+	int nmeta, cap;
+	const struct out_col *cols;
+	int ncols;
+	int begun, nrows;
+	int rule_width;        /* human: the dashed rules */
+	int pos;               /* human: characters printed on the current row */
+};
+
+/* --- values -------------------------------------------------------------- */
+
+/* The text of a value, or NULL when it has none (NaN, Inf, NULL string). */
+static const char *value_text(enum out_type type, union out_val v, int precision,
+			      char *buf, size_t len)
+{
+	switch (type) {
+	case OUT_U64:
+		snprintf(buf, len, "%" PRIu64, v.u);
+		return buf;
+	case OUT_DOUBLE:
+		if (!isfinite(v.d))
+			return NULL;
+		snprintf(buf, len, "%.*f", precision < 0 ? 0 : precision > 30 ? 30 : precision, v.d);
+		return buf;
+	case OUT_STR:
+		return v.s;
+	}
+	return NULL;
+}
+
+/* For '#' comment lines and human text: never more than one line. */
+static void put_oneline(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\n')
+			fputs("\\n", f);
+		else if (c == '\r')
+			fputs("\\r", f);
+		else if (c == '\t')
+			fputs("\\t", f);
+		else if (c < 0x20)
+			fprintf(f, "\\x%02x", c);
+		else
+			fputc(c, f);
+	}
+}
+
+static void put_json_str(FILE *f, const char *s)
+{
+	if (!s) {
+		fputs("null", f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* RFC 4180: quote when the field holds a comma, quote or line break. */
+static void put_csv_str(FILE *f, const char *s)
+{
+	if (!s)
+		return;
+	if (!s[strcspn(s, ",\"\r\n")]) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* A JSON value: strings quoted, numbers bare, missing ones null. */
+static void put_json_val(FILE *f, enum out_type type, const char *text)
+{
+	if (type == OUT_STR || !text)
+		put_json_str(f, text);
+	else
+		fputs(text, f);
+}
+
+/* --- open, metadata ------------------------------------------------------ */
+
+struct out *out_open(enum out_format fmt, FILE *f)
+{
+	struct out *o;
+
+	if (fmt != OUT_HUMAN && fmt != OUT_CSV && fmt != OUT_JSON)
+		return NULL;
+	o = calloc(1, sizeof(*o));
+	if (o) {
+		o->fmt = fmt;
+		o->f = f;
+	}
+	return o;
+}
+
+static void meta_free(struct meta_item *m)
+{
+	free(m->key);
+	free(m->label);
+	free(m->text);
+}
+
+/* Copies everything; on ENOMEM the item is dropped (the caller cannot act). */
+static void meta_add(struct out *o, enum out_type type, const char *key,
+		     const char *label, const char *text)
+{
+	struct meta_item m = { .type = type };
+
+	if (o->begun)
+		return;
+	if (o->nmeta == o->cap) {
+		int cap = o->cap ? 2 * o->cap : 16;
+		struct meta_item *p = realloc(o->meta, (size_t)cap * sizeof(*p));
+
+		if (!p)
+			return;
+		o->meta = p;
+		o->cap = cap;
+	}
+	m.key = strdup(key ? key : "");
+	m.label = strdup(label ? label : m.key ? m.key : "");
+	m.text = text ? strdup(text) : NULL;
+	if (!m.key || !m.label || (text && !m.text)) {
+		meta_free(&m);
+		return;
+	}
+	o->meta[o->nmeta++] = m;
+}
+
+void out_meta_str(struct out *o, const char *key, const char *label, const char *val)
+{
+	meta_add(o, OUT_STR, key, label, val);
+}
+
+void out_meta_u64(struct out *o, const char *key, const char *label, uint64_t val)
+{
+	char buf[NUM_LEN];
+
+	meta_add(o, OUT_U64, key, label,
+		 value_text(OUT_U64, (union out_val){ .u = val }, 0, buf, sizeof(buf)));
+}
+
+void out_meta_double(struct out *o, const char *key, const char *label, double val, int precision)
+{
+	char buf[NUM_LEN];
+
+	meta_add(o, OUT_DOUBLE, key, label,
+		 value_text(OUT_DOUBLE, (union out_val){ .d = val }, precision, buf, sizeof(buf)));
+}
+
+/* --- human --------------------------------------------------------------- */
+
+static int max_int(int a, int b) { return a > b ? a : b; }
+static int slen(const char *s) { return s ? (int)strlen(s) : 0; }
+static const char *human_text(const char *text) { return text ? text : "-"; }
+
+static const char *col_label(const struct out_col *c)
+{
+	return c->label ? c->label : c->key;
+}
+
+static int col_width(const struct out_col *c)
+{
+	return max_int(slen(col_label(c)), COL_MIN_WIDTH);
+}
+
+/* Where column i ends: one leading space, then columns and separators. */
+static int col_edge(const struct out *o, int i)
+{
+	int edge = 1 + col_width(&o->cols[i]);
+
+	for (int j = 0; j < i; j++)
+		edge += col_width(&o->cols[j]) + slen(COL_SEP);
+	return edge;
+}
+
+/* Widths of the metadata box: labels, left-hand values, whole lines. */
+static void human_meta_widths(const struct out *o, int *lw, int *vw, int *linew)
+{
+	*lw = *vw = *linew = 0;
+	for (int i = 0; i < o->nmeta; i++) {
+		*lw = max_int(*lw, slen(o->meta[i].label));
+		if (i % 2 == 0)
+			*vw = max_int(*vw, slen(human_text(o->meta[i].text)));
+	}
+	for (int i = 0; i < o->nmeta; i++) {
+		int w = 1 + *lw + slen(META_SEP) + slen(human_text(o->meta[i].text));
+
+		if (i % 2)
+			w += *vw + slen(COL_SEP) + *lw + slen(META_SEP);
+		*linew = max_int(*linew, w);
+	}
+}
+
+static void human_rule(FILE *f, int width)
+{
+	for (int i = 0; i < width; i++)
+		fputc('-', f);
+	fputc('\n', f);
+}
+
+/* " Label : value      Label : value", two items a line. */
+static void human_meta(const struct out *o, int lw, int vw)
+{
+	for (int i = 0; i < o->nmeta; i++) {
+		const char *text = human_text(o->meta[i].text);
+
+		fprintf(o->f, "%s%-*s%s", i % 2 ? COL_SEP : " ", lw, o->meta[i].label, META_SEP);
+		put_oneline(o->f, text);
+		if (i % 2 || i + 1 == o->nmeta)
+			fputc('\n', o->f);
+		else
+			fprintf(o->f, "%*s", vw - slen(text), "");
+	}
+}
+
+/*
+ * Every cell, label or value, right-aligned in its column, so digits line
+ * up.  A cell too wide for its column takes space from the next one's
+ * padding, which keeps the columns after it in place.
+ */
+static void human_cell(struct out *o, int i, const char *text)
+{
+	int pad;
+
+	if (i == 0)
+		o->pos = 0;
+	text = human_text(text);
+	pad = max_int(col_edge(o, i) - o->pos - slen(text), 1);
+	fprintf(o->f, "%*s", pad, "");
+	put_oneline(o->f, text);
+	o->pos += pad + slen(text);
+	if (i + 1 == o->ncols)
+		fputc('\n', o->f);
+}
+
+static void human_begin(struct out *o, const char *title)
+{
+	int lw, vw, linew;
+
+	if (!o->nmeta && !title && !o->ncols)
+		return;
+	human_meta_widths(o, &lw, &vw, &linew);
+	o->rule_width = max_int(o->ncols ? col_edge(o, o->ncols - 1) : 0, linew);
+	o->rule_width = max_int(o->rule_width, slen(title) + 2);
+	human_rule(o->f, o->rule_width);
+	if (title)
+		fprintf(o->f, "%*s%s\n", (o->rule_width - slen(title)) / 2, "", title);
+	human_meta(o, lw, vw);
+	human_rule(o->f, o->rule_width);
+	for (int i = 0; i < o->ncols; i++)
+		human_cell(o, i, col_label(&o->cols[i]));
+}
+
+static void human_end(struct out *o, const char *status, const char *error)
+{
+	if (o->ncols)
+		human_rule(o->f, o->rule_width);
+	if (!strcmp(status, "complete"))
+		return;
+	fprintf(o->f, "Status: %s\n", status);
+	if (error) {
+		fputs("Error: ", o->f);
+		put_oneline(o->f, error);
+		fputc('\n', o->f);
+	}
+}
+
+/* --- CSV ----------------------------------------------------------------- */
+
+static void csv_begin(struct out *o, const char *title)
+{
+	fputs("# rdmabench", o->f);
+	if (title) {
+		fputc(' ', o->f);
+		put_oneline(o->f, title);
+	}
+	fputc('\n', o->f);
+	for (int i = 0; i < o->nmeta; i++) {
+		fputs("# ", o->f);
+		put_oneline(o->f, o->meta[i].key);
+		fputc('=', o->f);
+		put_oneline(o->f, o->meta[i].text);
+		fputc('\n', o->f);
+	}
+	for (int i = 0; i < o->ncols; i++) {
+		if (i)
+			fputc(',', o->f);
+		put_csv_str(o->f, o->cols[i].key);
+	}
+	if (o->ncols)
+		fputc('\n', o->f);
+}
+
+static void csv_cell(struct out *o, int i, const char *text)
+{
+	if (i)
+		fputc(',', o->f);
+	put_csv_str(o->f, text);
+	if (i + 1 == o->ncols)
+		fputc('\n', o->f);
+}
+
+static void csv_end(struct out *o, const char *status, const char *error)
+{
+	fputs("# status=", o->f);
+	put_oneline(o->f, status);
+	fputc('\n', o->f);
+	if (error) {
+		fputs("# error=", o->f);
+		put_oneline(o->f, error);
+		fputc('\n', o->f);
+	}
+}
+
+/* --- JSON ---------------------------------------------------------------- */
+
+/* {"schema_version":1,"title":...,"meta":{...},"results":[  then one row a line */
+static void json_begin(struct out *o, const char *title)
+{
+	fprintf(o->f, "{\"schema_version\":%d,\"title\":", OUT_SCHEMA_VERSION);
+	put_json_str(o->f, title);
+	fputs(",\"meta\":{", o->f);
+	for (int i = 0; i < o->nmeta; i++) {
+		if (i)
+			fputc(',', o->f);
+		put_json_str(o->f, o->meta[i].key);
+		fputc(':', o->f);
+		put_json_val(o->f, o->meta[i].type, o->meta[i].text);
+	}
+	fputs("},\"results\":[", o->f);
+}
+
+static void json_cell(struct out *o, int i, const char *text)
+{
+	if (i == 0)
+		fputs(o->nrows ? ",\n{" : "\n{", o->f);
+	else
+		fputc(',', o->f);
+	put_json_str(o->f, o->cols[i].key);
+	fputc(':', o->f);
+	put_json_val(o->f, o->cols[i].type, text);
+	if (i + 1 == o->ncols)
+		fputc('}', o->f);
+}
+
+static void json_end(struct out *o, const char *status, const char *error)
+{
+	fputs(o->nrows ? "\n]," : "],", o->f);
+	fputs("\"status\":", o->f);
+	put_json_str(o->f, status);
+	fputs(",\"error\":", o->f);
+	put_json_str(o->f, error);
+	fputs("}\n", o->f);
+}
+
+/* --- the three formats behind one call per field ------------------------- */
+
+static const struct out_ops {
+	void (*begin)(struct out *o, const char *title);
+	void (*cell)(struct out *o, int i, const char *text);
+	void (*end)(struct out *o, const char *status, const char *error);
+} ops[] = {
+	[OUT_HUMAN] = { human_begin, human_cell, human_end },
+	[OUT_CSV] = { csv_begin, csv_cell, csv_end },
+	[OUT_JSON] = { json_begin, json_cell, json_end },
+};
+
+void out_begin(struct out *o, const char *title, const struct out_col *cols, int ncols)
+{
+	if (!o || o->begun)
+		return;
+	o->begun = 1;
+	o->cols = cols;
+	o->ncols = cols && ncols > 0 ? ncols : 0;
+	ops[o->fmt].begin(o, title);
+	fflush(o->f);
+}
+
+void out_row(struct out *o, const union out_val *vals)
+{
+	char buf[NUM_LEN];
+
+	if (!o || !o->begun || !o->ncols)
+		return;
+	for (int i = 0; i < o->ncols; i++) {
+		const struct out_col *c = &o->cols[i];
+
+		ops[o->fmt].cell(o, i, value_text(c->type, vals[i], c->precision, buf, sizeof(buf)));
+	}
+	o->nrows++;
+	fflush(o->f);
+}
+
+void out_end(struct out *o, const char *status, const char *error)
+{
+	if (!o)
+		return;
+	out_begin(o, NULL, NULL, 0);
+	ops[o->fmt].end(o, status ? status : "complete", error);
+	fflush(o->f);
+	for (int i = 0; i < o->nmeta; i++)
+		meta_free(&o->meta[i]);
+	free(o->meta);
+	free(o);
+}
+
+int out_parse_format(const char *s, enum out_format *fmt)
+{
+	static const char *const names[] = {
+		[OUT_HUMAN] = "human", [OUT_CSV] = "csv", [OUT_JSON] = "json",
+	};
+
+	for (int i = 0; s && i < (int)(sizeof(names) / sizeof(names[0])); i++) {
+		if (!strcmp(s, names[i])) {
+			*fmt = (enum out_format)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}

@@ -1,0 +1,334 @@
+#include "qp.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device.h"
+#include "log.h"
+#include "options.h"
+
+#define ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
+
+static int mr_access_for(enum rb_verb verb)
+{
+	switch (verb) {
+	case VERB_WRITE: return IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
+	case VERB_READ: return IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ;
+	case VERB_ATOMIC: return IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_ATOMIC;
+	case VERB_SEND: break;
+	}
+	return IBV_ACCESS_LOCAL_WRITE;
+}
+
+static enum ibv_qp_type qp_type_for(enum rb_transport tr)
+{
+	return tr == TR_UD ? IBV_QPT_UD : tr == TR_UC ? IBV_QPT_UC : IBV_QPT_RC;
+}
+
+void qps_init_attr(const struct rb_qps *q, const struct rb_options *o,
+		   struct ibv_qp_init_attr *attr)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->send_cq = q->send_cq;
+	attr->recv_cq = q->recv_cq;
+	attr->qp_type = qp_type_for(q->tr);
+	attr->cap.max_send_wr = o->tx_depth;
+	attr->cap.max_recv_wr = o->rx_depth;
+	attr->cap.max_send_sge = 1;
+	attr->cap.max_recv_sge = 1;
+	attr->cap.max_inline_data = q->max_inline;
+	attr->sq_sig_all = 0;
+}
+
+/*
+ * Ask for the inline size the user gave, or probe downwards from 512 for
+ * what the device grants (perftest's vendor table gives rxe 0).
+ */
+static struct ibv_qp *qp_create_probe_inline(struct rb_qps *q, const struct rb_options *o)
+{
+	static const uint32_t probe[] = { 512, 256, 128, 64, 0 };
+	struct ibv_qp_init_attr attr;
+	struct ibv_qp *qp;
+
+	if (o->inline_size >= 0) {
+		q->max_inline = (uint32_t)o->inline_size;
+		qps_init_attr(q, o, &attr);
+		qp = ibv_create_qp(q->pd, &attr);
+		if (!qp)
+			log_err("ibv_create_qp with -I/--inline_size %d failed: %s (the device may grant less; omit -I to probe)",
+				o->inline_size, strerror(errno));
+		return qp;
+	}
+	for (size_t i = 0; i < sizeof(probe) / sizeof(probe[0]); i++) {
+		q->max_inline = probe[i];
+		qps_init_attr(q, o, &attr);
+		qp = ibv_create_qp(q->pd, &attr);
+		if (qp)
+			return qp;
+	}
+	log_err("ibv_create_qp (%s, send depth %u, receive depth %u) failed: %s",
+		options_transport_name(q->tr), o->tx_depth, o->rx_depth, strerror(errno));
+	return NULL;
+}
+
+static int qps_create_qps(struct rb_qps *q, const struct rb_options *o)
+{
+	for (int i = 0; i < q->n; i++) {
+		q->qp[i] = qp_create_probe_inline(q, o);
+		if (!q->qp[i])
+			return -errno ? -errno : -EIO;
+	}
+	return 0;
+}
+
+static int qps_create_cqs(struct rb_qps *q, struct ibv_context *ctx, const struct rb_options *o)
+{
+	int send_cqe = (int)(o->tx_depth * (unsigned)q->n);
+	int recv_cqe = (int)(o->rx_depth * (unsigned)q->n);
+
+	if (o->events) {
+		q->chan = ibv_create_comp_channel(ctx);
+		if (!q->chan) {
+			log_err("ibv_create_comp_channel failed: %s", strerror(errno));
+			return -errno;
+		}
+	}
+	q->send_cq = ibv_create_cq(ctx, send_cqe, NULL, q->chan, 0);
+	if (!q->send_cq) {
+		log_err("ibv_create_cq (%d entries) failed: %s", send_cqe, strerror(errno));
+		return -errno;
+	}
+	q->recv_cq = ibv_create_cq(ctx, recv_cqe, NULL, q->chan, 0);
+	if (!q->recv_cq) {
+		log_err("ibv_create_cq (%d entries) failed: %s", recv_cqe, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+static int qps_alloc_arrays(struct rb_qps *q)
+{
+	q->qp = calloc((size_t)q->n, sizeof(*q->qp));
+	q->ah = calloc((size_t)q->n, sizeof(*q->ah));
+	q->local = calloc((size_t)q->n, sizeof(*q->local));
+	q->remote = calloc((size_t)q->n, sizeof(*q->remote));
+	return q->qp && q->ah && q->local && q->remote ? 0 : -ENOMEM;
+}
+
+int qps_create(struct rb_qps *q, struct ibv_context *ctx, const struct rb_bench *b,
+	       const struct rb_options *o, size_t max_size, const struct placement *p,
+	       bool create_qps)
+{
+	int err;
+
+	memset(q, 0, sizeof(*q));
+	q->n = (int)o->qps;
+	q->tr = o->transport;
+	q->max_size = max_size;
+	q->slot = 2 * ALIGN_UP(max_size + RB_UD_GRH, 4096);
+	q->access = mr_access_for(b->verb);
+	err = qps_alloc_arrays(q);
+	if (err)
+		goto fail;
+	q->pd = ibv_alloc_pd(ctx);
+	if (!q->pd) {
+		err = -errno;
+		log_err("ibv_alloc_pd failed: %s", strerror(errno));
+		goto fail;
+	}
+	err = buf_alloc(&q->buf, q->slot * (size_t)q->n, p, o->hugepages);
+	if (err)
+		goto fail;
+	q->mr = mr_register(q->pd, &q->buf, q->access);
+	if (!q->mr) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	err = qps_create_cqs(q, ctx, o);
+	if (!err && create_qps)
+		err = qps_create_qps(q, o);
+	if (err)
+		goto fail;
+	return 0;
+fail:
+	qps_destroy(q);
+	return err;
+}
+
+void qps_describe(struct rb_qps *q, const struct rb_device *d)
+{
+	for (int i = 0; i < q->n; i++) {
+		struct wire_qp *l = &q->local[i];
+
+		l->qpn = q->qp[i]->qp_num;
+		l->psn = (uint32_t)lrand48() & 0xffffff;
+		l->lid = d->port_attr.lid;
+		memcpy(l->gid, d->gid.raw, 16);
+		l->rkey = q->mr->rkey;
+		l->addr = (uint64_t)(uintptr_t)qps_recv_area(q, i);
+		l->mtu = (uint32_t)device_mtu_bytes(d->port_attr.active_mtu);
+	}
+}
+
+static int qp_modify(struct ibv_qp *qp, struct ibv_qp_attr *a, int mask, const char *state, int i)
+{
+	int err = ibv_modify_qp(qp, a, mask);
+
+	if (err)
+		log_err("ibv_modify_qp to %s (QP %d, QPN 0x%06x) failed: %s", state, i, qp->qp_num, strerror(err));
+	return -err;
+}
+
+static int qp_to_init(struct rb_qps *q, int i, const struct rb_device *d)
+{
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .pkey_index = 0,
+				 .port_num = (uint8_t)d->port };
+	int mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT;
+
+	if (q->tr == TR_UD) {
+		a.qkey = RB_UD_QKEY;
+		mask |= IBV_QP_QKEY;
+	} else {
+		a.qp_access_flags = (unsigned)(q->access & ~IBV_ACCESS_LOCAL_WRITE);
+		mask |= IBV_QP_ACCESS_FLAGS;
+	}
+	return qp_modify(q->qp[i], &a, mask, "INIT", i);
+}
+
+static void qp_fill_ah(struct ibv_ah_attr *ah, const struct wire_qp *r, const struct rb_device *d,
+		       const struct rb_options *o)
+{
+	memset(ah, 0, sizeof(*ah));
+	ah->dlid = r->lid;
+	ah->sl = (uint8_t)o->sl;
+	ah->port_num = (uint8_t)d->port;
+	if (d->ib_link && o->gid_index < 0)
+		return;
+	ah->is_global = 1;
+	memcpy(ah->grh.dgid.raw, r->gid, 16);
+	ah->grh.sgid_index = (uint8_t)d->gid.index;
+	ah->grh.hop_limit = 64;
+	ah->grh.traffic_class = o->tclass >= 0 ? (uint8_t)o->tclass : 0;
+}
+
+static int qp_to_rtr(struct rb_qps *q, int i, const struct rb_device *d, const struct rb_options *o)
+{
+	const struct wire_qp *r = &q->remote[i];
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_RTR };
+	int mask = IBV_QP_STATE;
+
+	if (q->tr != TR_UD) {
+		a.path_mtu = q->mtu;
+		a.dest_qp_num = r->qpn;
+		a.rq_psn = r->psn;
+		qp_fill_ah(&a.ah_attr, r, d, o);
+		mask |= IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN;
+	}
+	if (q->tr == TR_RC) {
+		a.max_dest_rd_atomic = (uint8_t)q->outs;
+		a.min_rnr_timer = 12;
+		mask |= IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
+	}
+	return qp_modify(q->qp[i], &a, mask, "RTR", i);
+}
+
+static int qp_to_rts(struct rb_qps *q, int i, const struct rb_options *o)
+{
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_RTS, .sq_psn = q->local[i].psn };
+	int mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
+
+	if (q->tr == TR_RC) {
+		a.timeout = (uint8_t)o->qp_timeout;
+		a.retry_cnt = 7;
+		a.rnr_retry = 7;
+		a.max_rd_atomic = (uint8_t)q->outs;
+		mask |= IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC;
+	}
+	return qp_modify(q->qp[i], &a, mask, "RTS", i);
+}
+
+static int qp_make_ah(struct rb_qps *q, int i, const struct rb_device *d, const struct rb_options *o)
+{
+	struct ibv_ah_attr ah;
+
+	qp_fill_ah(&ah, &q->remote[i], d, o);
+	q->ah[i] = ibv_create_ah(q->pd, &ah);
+	if (!q->ah[i]) {
+		log_err("ibv_create_ah for the peer's QP %d failed: %s", i, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+/* The smaller of both sides' active MTU, and -m when it is smaller still. */
+static enum ibv_mtu qps_pick_mtu(const struct rb_qps *q, const struct rb_options *o)
+{
+	uint32_t mtu = q->local[0].mtu < q->remote[0].mtu ? q->local[0].mtu : q->remote[0].mtu;
+
+	if (o->mtu && (uint32_t)o->mtu < mtu)
+		mtu = (uint32_t)o->mtu;
+	else if (o->mtu && (uint32_t)o->mtu > mtu)
+		log_warn("-m/--mtu %d is larger than the active MTU %u; using %u", o->mtu, mtu, mtu);
+	return device_mtu_enum((int)mtu);
+}
+
+int qps_connect(struct rb_qps *q, const struct rb_device *d, const struct rb_options *o,
+		const struct rb_bench *b)
+{
+	int err = 0;
+
+	q->mtu = qps_pick_mtu(q, o);
+	for (int i = 0; i < q->n && !err; i++) {
+		err = qp_to_init(q, i, d);
+		if (!err)
+			err = qp_to_rtr(q, i, d, o);
+		if (!err)
+			err = qp_to_rts(q, i, o);
+		if (!err && q->tr == TR_UD)
+			err = qp_make_ah(q, i, d, o);
+	}
+	(void)b;
+	return err;
+}
+
+void qps_destroy(struct rb_qps *q)
+{
+	for (int i = q->n - 1; i >= 0 && q->ah; i--)
+		if (q->ah[i])
+			ibv_destroy_ah(q->ah[i]);
+	for (int i = q->n - 1; i >= 0 && q->qp; i--)
+		if (q->qp[i])
+			ibv_destroy_qp(q->qp[i]);
+	if (q->recv_cq)
+		ibv_destroy_cq(q->recv_cq);
+	if (q->send_cq)
+		ibv_destroy_cq(q->send_cq);
+	if (q->chan)
+		ibv_destroy_comp_channel(q->chan);
+	if (q->mr)
+		ibv_dereg_mr(q->mr);
+	buf_free(&q->buf);
+	if (q->pd)
+		ibv_dealloc_pd(q->pd);
+	free(q->remote);
+	free(q->local);
+	free(q->ah);
+	free(q->qp);
+	memset(q, 0, sizeof(*q));
+}
+
+const char *qps_wc_hint(enum ibv_wc_status st)
+{
+	switch (st) {
+	case IBV_WC_REM_INV_REQ_ERR: return "the peer rejected the request: wrong rkey or address, or a size past its buffer?";
+	case IBV_WC_REM_ACCESS_ERR: return "remote access error: wrong rkey or address, or missing access rights?";
+	case IBV_WC_RETRY_EXC_ERR: return "no answer from the peer: peer gone, wrong GID/route, or -u too small?";
+	case IBV_WC_RNR_RETRY_EXC_ERR: return "the peer had no receive posted in time";
+	case IBV_WC_LOC_LEN_ERR: return "message longer than the receive buffer: sizes differ between the sides?";
+	case IBV_WC_WR_FLUSH_ERR: return "flushed: the QP went to the error state after an earlier failure";
+	case IBV_WC_LOC_PROT_ERR: return "local protection error: buffer outside the MR?";
+	case IBV_WC_REM_OP_ERR: return "the peer could not complete the operation";
+	default: return "see ibv_poll_cq(3)";
+	}
+}

@@ -1,0 +1,379 @@
+#include "report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "config.h"
+#include "gid.h"
+#include "log.h"
+#include "units.h"
+
+/* Which columns the human table shows: perftest's, in the unit asked for. */
+enum show { SHOW_ALL, SHOW_MACHINE, SHOW_MIB, SHOW_GBIT };
+
+struct col_def {
+	const char *key, *label;
+	enum out_type type;
+	int human_precision;
+	enum show show;
+};
+
+static const struct col_def bw_cols[] = {
+	{ "size_bytes", "#bytes", OUT_U64, 0, SHOW_ALL },
+	{ "iterations", "#iterations", OUT_U64, 0, SHOW_ALL },
+	{ "bytes", "bytes", OUT_U64, 0, SHOW_MACHINE },
+	{ "window_s", "window[s]", OUT_DOUBLE, 6, SHOW_MACHINE },
+	{ "bw_peak_mibps", "BW peak[MiB/sec]", OUT_DOUBLE, 2, SHOW_MIB },
+	{ "bw_avg_mibps", "BW average[MiB/sec]", OUT_DOUBLE, 2, SHOW_MIB },
+	{ "bw_peak_gbps", "BW peak[Gb/sec]", OUT_DOUBLE, 2, SHOW_GBIT },
+	{ "bw_avg_gbps", "BW average[Gb/sec]", OUT_DOUBLE, 2, SHOW_GBIT },
+	{ "msg_rate_mpps", "MsgRate[Mpps]", OUT_DOUBLE, 6, SHOW_ALL },
+};
+
+enum { BW_SIZE, BW_ITERS, BW_BYTES, BW_WINDOW, BW_PEAK_MIB, BW_AVG_MIB, BW_PEAK_GB,
+       BW_AVG_GB, BW_RATE, BW_NCOLS };
+
+static const struct col_def lat_cols[] = {
+	{ "size_bytes", "#bytes", OUT_U64, 0, SHOW_ALL },
+	{ "iterations", "#iterations", OUT_U64, 0, SHOW_ALL },
+	{ "window_s", "window[s]", OUT_DOUBLE, 6, SHOW_MACHINE },
+	{ "lat_min_us", "t_min[usec]", OUT_DOUBLE, 2, SHOW_ALL },
+	{ "lat_max_us", "t_max[usec]", OUT_DOUBLE, 2, SHOW_ALL },
+	{ "lat_p50_us", "t_typical[usec]", OUT_DOUBLE, 2, SHOW_ALL },
+	{ "lat_avg_us", "t_avg[usec]", OUT_DOUBLE, 2, SHOW_ALL },
+	{ "lat_stdev_us", "t_stdev[usec]", OUT_DOUBLE, 2, SHOW_ALL },
+};
+
+enum { LAT_SIZE, LAT_ITERS, LAT_WINDOW, LAT_MIN, LAT_MAX, LAT_P50, LAT_AVG, LAT_STDEV,
+       LAT_FIXED };
+
+/* Machine formats keep every digit a test may recompute (1e-9 relative). */
+#define MACHINE_PRECISION 9
+
+static void col_add(struct report *r, const struct col_def *d)
+{
+	r->all[r->nall++] = (struct out_col){ d->key, d->label, d->type, d->human_precision };
+}
+
+/* "99.9" -> key "lat_p99_9_us", label "99.9%[usec]" */
+static void col_add_pct(struct report *r, double pct)
+{
+	char *key = r->names[r->nall][0], *label = r->names[r->nall][1], *dot;
+
+	snprintf(key, 48, "lat_p%g_us", pct);
+	while ((dot = strchr(key, '.')))
+		*dot = '_';
+	snprintf(label, 48, "%g%%[usec]", pct);
+	r->all[r->nall++] = (struct out_col){ key, label, OUT_DOUBLE, 2 };
+}
+
+static bool col_shown(enum show show, enum out_format fmt, bool gbits)
+{
+	if (fmt != OUT_HUMAN)
+		return true;
+	return show == SHOW_ALL || (show == SHOW_MIB && !gbits) || (show == SHOW_GBIT && gbits);
+}
+
+static void report_columns(struct report *r, const struct rb_session *s)
+{
+	const struct rb_options *o = s->opt;
+	bool lat = s->bench->metric == METRIC_LAT;
+	const struct col_def *defs = lat ? lat_cols : bw_cols;
+	int ndefs = lat ? LAT_FIXED : BW_NCOLS;
+	enum show show[REPORT_MAX_COLS];
+
+	for (int i = 0; i < ndefs; i++) {
+		show[r->nall] = defs[i].show;
+		col_add(r, &defs[i]);
+	}
+	for (int i = 0; lat && i < o->npct && r->nall < REPORT_MAX_COLS; i++)
+		if (o->pcts[i] != 50) {
+			show[r->nall] = SHOW_ALL;
+			col_add_pct(r, o->pcts[i]);
+		}
+	for (int i = 0; i < r->nall; i++) {
+		if (!col_shown(show[i], o->format, o->report_gbits))
+			continue;
+		r->shown[r->ncols] = i;
+		r->cols[r->ncols] = r->all[i];
+		if (o->format != OUT_HUMAN)
+			r->cols[r->ncols].precision = MACHINE_PRECISION;
+		r->ncols++;
+	}
+}
+
+int report_open(struct report *r, const struct rb_session *s)
+{
+	const struct rb_options *o = s->opt;
+
+	memset(r, 0, sizeof(*r));
+	r->file = stdout;
+	if (o->out_file) {
+		r->file = fopen(o->out_file, "w");
+		if (!r->file) {
+			log_err("cannot write the results file %s: %s", o->out_file, strerror(errno));
+			return -errno;
+		}
+	}
+	r->out = out_open(o->format, r->file);
+	if (!r->out) {
+		if (r->file != stdout)
+			fclose(r->file);
+		return -ENOMEM;
+	}
+	report_columns(r, s);
+	return 0;
+}
+
+static void meta_time(struct report *r)
+{
+	char buf[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	out_meta_str(r->out, "timestamp_utc", "Date (UTC)", buf);
+}
+
+static void meta_device(struct report *r, const struct rb_session *s)
+{
+	const struct rb_device *d = &s->dev;
+	char gid[64];
+
+	out_meta_str(r->out, "device", "Device", d->name);
+	out_meta_u64(r->out, "port", "Port", (uint64_t)d->port);
+	out_meta_u64(r->out, "gid_index", "GID index", (uint64_t)d->gid.index);
+	out_meta_str(r->out, "gid_type", "GID type", gid_type_name(d->gid.type));
+	gid_format(d->gid.raw, gid, sizeof(gid));
+	out_meta_str(r->out, "gid", "GID", gid);
+	out_meta_str(r->out, "link_layer", "Link type", d->ib_link ? "IB" : "Ethernet");
+	out_meta_u64(r->out, "mtu_bytes", "MTU[B]", (uint64_t)device_mtu_bytes(s->q.mtu));
+}
+
+static void meta_placement(struct report *r, const struct rb_session *s)
+{
+	const struct placement *p = &s->place;
+
+	if (p->node >= 0)
+		out_meta_u64(r->out, "numa_node", "NUMA node", (uint64_t)p->node);
+	else
+		out_meta_str(r->out, "numa_node", "NUMA node", "none");
+	if (p->cpu >= 0)
+		out_meta_u64(r->out, "cpu", "CPU", (uint64_t)p->cpu);
+	else
+		out_meta_str(r->out, "cpu", "CPU", p->cpus);
+	out_meta_str(r->out, "placement", "Placement", p->note);
+}
+
+static void meta_test(struct report *r, const struct rb_session *s)
+{
+	const struct rb_options *o = s->opt;
+
+	out_meta_str(r->out, "transport", "Connection type", options_transport_name(o->transport));
+	out_meta_u64(r->out, "qps", "Number of qps", o->qps);
+	out_meta_u64(r->out, "tx_depth", "TX depth", o->tx_depth);
+	if (s->bench->verb == VERB_SEND)
+		out_meta_u64(r->out, "rx_depth", "RX depth", o->rx_depth);
+	if (s->bench->metric == METRIC_BW) {
+		out_meta_u64(r->out, "cq_mod", "CQ Moderation", o->cq_mod);
+		out_meta_u64(r->out, "post_list", "Post list", o->post_list);
+		out_meta_str(r->out, "bidirectional", "Bidirectional", o->bidir ? "yes" : "no");
+	}
+	if (s->bench->verb == VERB_READ || s->bench->verb == VERB_ATOMIC)
+		out_meta_u64(r->out, "outstanding", "Outstand reads", s->q.outs);
+	if (s->bench->verb == VERB_ATOMIC)
+		out_meta_str(r->out, "atomic_op", "Atomic op", options_atomic_name(o->atomic_op));
+	out_meta_u64(r->out, "inline_bytes", "Max inline data[B]", s->q.max_inline);
+	out_meta_str(r->out, "connect", "Connection setup", o->rdma_cm ? "rdma_cm" : "manual (TCP exchange)");
+	out_meta_str(r->out, "completion", "Completions", o->events ? "events" : "busy poll");
+	if (o->duration_s > 0) {
+		out_meta_double(r->out, "duration_s", "Duration[s]", o->duration_s, 3);
+		out_meta_double(r->out, "warmup_s", "Warm-up[s]", o->warmup_s, 3);
+	} else {
+		out_meta_u64(r->out, "iterations", "Iterations", o->iters);
+		out_meta_u64(r->out, "warmup_iterations", "Warm-up iterations", o->warmup_iters);
+	}
+	if (s->bench->metric == METRIC_LAT)
+		out_meta_str(r->out, "latency", "Latency",
+			     s->bench->lat_divisor == 2 ? "one-way = round trip / 2" : "round trip of one operation");
+}
+
+void report_begin(struct report *r, const struct rb_session *s)
+{
+	char host[128] = "";
+
+	gethostname(host, sizeof(host) - 1);
+	out_meta_str(r->out, "tool", "Tool", "rdmabench");
+	out_meta_str(r->out, "version", "Version", PACKAGE_VERSION);
+	out_meta_str(r->out, "test", "Test", s->bench->name);
+	out_meta_str(r->out, "role", "Role", s->is_client ? "client" : "server");
+	out_meta_str(r->out, "host", "Host", host);
+	out_meta_str(r->out, "peer", "Peer", s->peer);
+	meta_device(r, s);
+	meta_test(r, s);
+	meta_placement(r, s);
+	out_meta_str(r->out, "clock", "Clock", clock_source());
+	meta_time(r);
+	out_meta_str(r->out, "command_line", "Command", s->opt->cmdline);
+	out_begin(r->out, s->bench->title, r->cols, r->ncols);
+	r->begun = true;
+}
+
+static void compute_bw(const struct rb_session *s, const struct rb_measure *m, union out_val *row)
+{
+	double secs = (double)(m->end_ns - m->start_ns) / 1e9;
+	double bps = secs > 0 ? (double)m->bytes / secs : NAN;
+
+	row[BW_SIZE].u = s->size;
+	row[BW_ITERS].u = m->msgs;
+	row[BW_BYTES].u = m->bytes;
+	row[BW_WINDOW].d = secs;
+	row[BW_PEAK_MIB].d = m->peak_bps / 1048576.0;
+	row[BW_AVG_MIB].d = bps / 1048576.0;
+	row[BW_PEAK_GB].d = m->peak_bps * 8 / 1e9;
+	row[BW_AVG_GB].d = bps * 8 / 1e9;
+	row[BW_RATE].d = secs > 0 ? (double)m->msgs / secs / 1e6 : NAN;
+}
+
+/* Latency summary from every sample, or from the histogram in -D runs. */
+static void lat_summary(const struct rb_session *s, struct rb_measure *m, struct stats_summary *st)
+{
+	const struct rb_options *o = s->opt;
+	double pcts[STATS_MAX_PCT + 1] = { 50 };
+	double div = s->bench->lat_divisor;
+	int n = 1;
+
+	for (int i = 0; i < o->npct && n <= STATS_MAX_PCT - 1; i++)
+		if (o->pcts[i] != 50)
+			pcts[n++] = o->pcts[i];
+	if (m->samples.n) {
+		stats_summarize(m->samples.v, m->samples.n, div, pcts, n, st);
+		return;
+	}
+	memset(st, 0, sizeof(*st));
+	st->count = histogram_count(m->hist);
+	st->npct = n;
+	st->min = st->count ? (double)histogram_min(m->hist) / div : NAN;
+	st->max = st->count ? (double)histogram_max(m->hist) / div : NAN;
+	st->mean = st->count ? histogram_mean(m->hist) / div : NAN;
+	st->stdev = st->count ? histogram_stdev(m->hist) / div : NAN;
+	for (int i = 0; i < n; i++) {
+		st->pct_at[i] = pcts[i];
+		st->pct[i] = st->count ? histogram_percentile(m->hist, pcts[i]) / div : NAN;
+	}
+}
+
+static void compute_lat(const struct report *r, const struct rb_session *s, struct rb_measure *m,
+			union out_val *row)
+{
+	struct stats_summary st;
+
+	lat_summary(s, m, &st);
+	row[LAT_SIZE].u = s->size;
+	row[LAT_ITERS].u = st.count;
+	row[LAT_WINDOW].d = (double)(m->end_ns - m->start_ns) / 1e9;
+	row[LAT_MIN].d = st.min / 1e3;
+	row[LAT_MAX].d = st.max / 1e3;
+	row[LAT_P50].d = st.pct[0] / 1e3;
+	row[LAT_AVG].d = st.mean / 1e3;
+	row[LAT_STDEV].d = st.stdev / 1e3;
+	for (int i = LAT_FIXED; i < r->nall; i++)
+		row[i].d = st.pct[i - LAT_FIXED + 1] / 1e3;
+}
+
+void report_compute(const struct report *r, const struct rb_session *s,
+		    struct rb_measure *m, union out_val *row)
+{
+	if (s->bench->metric == METRIC_LAT)
+		compute_lat(r, s, m, row);
+	else
+		compute_bw(s, m, row);
+}
+
+void report_row(struct report *r, const union out_val *row)
+{
+	union out_val shown[REPORT_MAX_COLS];
+
+	for (int i = 0; i < r->ncols; i++)
+		shown[i] = row[r->shown[i]];
+	out_row(r->out, shown);
+}
+
+/* In a sweep, "hist.csv" becomes "hist-65536.csv". */
+static void size_path(const char *path, const struct rb_session *s, char *buf, size_t len)
+{
+	const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+
+	if (!s->opt->all)
+		snprintf(buf, len, "%s", path);
+	else if (dot && (!slash || dot > slash))
+		snprintf(buf, len, "%.*s-%llu%s", (int)(dot - path), path,
+			 (unsigned long long)s->size, dot);
+	else
+		snprintf(buf, len, "%s-%llu", path, (unsigned long long)s->size);
+}
+
+static int write_raw(const char *path, const struct rb_session *s, const struct rb_measure *m)
+{
+	double div = s->bench->lat_divisor;
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		log_err("--raw: cannot write %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	fprintf(f, "# rdmabench raw samples schema=1 test=%s size_bytes=%llu latency=%s\n",
+		s->bench->name, (unsigned long long)s->size,
+		div == 2 ? "one-way (round trip / 2)" : "round trip");
+	fprintf(f, "sample,latency_ns\n");
+	for (size_t i = 0; i < m->samples.n; i++)
+		fprintf(f, "%zu,%.1f\n", i, (double)m->samples.v[i] / div);
+	return fclose(f) ? -errno : 0;
+}
+
+static int write_hist(const char *path, const struct rb_session *s, const struct rb_measure *m)
+{
+	FILE *f = fopen(path, "w");
+	int err;
+
+	if (!f) {
+		log_err("-H/--histogram: cannot write %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	err = histogram_write_csv(m->hist, f, s->bench->lat_divisor);
+	if (fclose(f) && !err)
+		err = -errno;
+	return err;
+}
+
+int report_files(const struct rb_session *s, const struct rb_measure *m)
+{
+	char path[4096];
+	int err = 0;
+
+	if (s->opt->raw_file && m->measured) {
+		size_path(s->opt->raw_file, s, path, sizeof(path));
+		err = write_raw(path, s, m);
+	}
+	if (!err && s->opt->histogram_file && m->measured && m->hist) {
+		size_path(s->opt->histogram_file, s, path, sizeof(path));
+		err = write_hist(path, s, m);
+	}
+	return err;
+}
+
+void report_close(struct report *r, const char *status, const char *error)
+{
+	if (!r->out)
+		return;
+	out_end(r->out, status, error);
+	r->out = NULL;
+	if (r->file && r->file != stdout)
+		fclose(r->file);
+	r->file = NULL;
+}

@@ -1,0 +1,39 @@
+/*
+ * From measures to figures: the result columns of a benchmark (bandwidth
+ * or latency), the run metadata, and the -H/--raw files.  The human table
+ * shows perftest's columns in the unit asked for; CSV and JSON carry every
+ * column with its unit in its name.
+ */
+#ifndef RB_REPORT_H
+#define RB_REPORT_H
+
+#include "output.h"
+#include "run.h"
+
+#define REPORT_MAX_COLS 32
+
+struct report {
+	struct out *out;
+	FILE *file;                 /* owned when --csv=FILE / --json=FILE */
+	struct out_col all[REPORT_MAX_COLS];
+	int nall;
+	int shown[REPORT_MAX_COLS]; /* indexes into all[] for this format */
+	struct out_col cols[REPORT_MAX_COLS];
+	int ncols;
+	char names[REPORT_MAX_COLS][2][48];
+	bool begun;
+};
+
+/* Open the output (stdout or the file) and define the columns. */
+int report_open(struct report *r, const struct rb_session *s);
+/* Metadata and header; call once the session is connected. */
+void report_begin(struct report *r, const struct rb_session *s);
+/* Compute a full row (r->nall values) from a measure. */
+void report_compute(const struct report *r, const struct rb_session *s,
+		    struct rb_measure *m, union out_val *row);
+void report_row(struct report *r, const union out_val *row);
+/* Write -H and --raw for this size (m's samples are dumped before sorting). */
+int report_files(const struct rb_session *s, const struct rb_measure *m);
+void report_close(struct report *r, const char *status, const char *error);
+
+#endif

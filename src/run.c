@@ -1,0 +1,456 @@
+#include "run.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "cm.h"
+#include "config.h"
+#include "log.h"
+#include "loops.h"
+#include "oob.h"
+#include "report.h"
+
+volatile sig_atomic_t rb_stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	rb_stop = 1;
+}
+
+static void signals_install(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static int oob_timeout_ms(const struct rb_session *s)
+{
+	return (int)(s->opt->timeout_s * 1000);
+}
+
+/* ---- the parameters both sides must agree on ---- */
+
+enum param_id {
+	P_VERB = 1, P_METRIC, P_TRANSPORT, P_SIZE, P_ALL, P_ITERS, P_DURATION_MS,
+	P_WARMUP_MS, P_WARMUP_ITERS, P_QPS, P_BIDIR, P_RDMA_CM, P_ATOMIC_OP, P_POST_LIST,
+};
+
+static const char *const param_names[] = {
+	[P_VERB] = "verb", [P_METRIC] = "metric", [P_TRANSPORT] = "transport (-c)",
+	[P_SIZE] = "size (-s)", [P_ALL] = "sweep (-a)", [P_ITERS] = "iterations (-n)",
+	[P_DURATION_MS] = "duration in ms (-D)", [P_WARMUP_MS] = "warm-up in ms (--warmup-time)",
+	[P_WARMUP_ITERS] = "warm-up iterations (--warmup)", [P_QPS] = "QPs (-q)",
+	[P_BIDIR] = "bidirectional (-b)", [P_RDMA_CM] = "rdma_cm (-R)",
+	[P_ATOMIC_OP] = "atomic operation (-A)", [P_POST_LIST] = "post list (-l)",
+};
+
+#define N_PARAM_NAMES ((int)(sizeof(param_names) / sizeof(param_names[0])))
+
+static void hello_build(const struct rb_session *s, struct wire_hello *h)
+{
+	const struct rb_options *o = s->opt;
+	const uint64_t v[] = {
+		[P_VERB] = s->bench->verb, [P_METRIC] = s->bench->metric,
+		[P_TRANSPORT] = o->transport, [P_SIZE] = o->size, [P_ALL] = o->all,
+		[P_ITERS] = o->duration_s > 0 ? 0 : o->iters,
+		[P_DURATION_MS] = (uint64_t)llround(o->duration_s * 1000),
+		[P_WARMUP_MS] = o->duration_s > 0 ? (uint64_t)llround(o->warmup_s * 1000) : 0,
+		[P_WARMUP_ITERS] = o->warmup_iters, [P_QPS] = o->qps, [P_BIDIR] = o->bidir,
+		[P_RDMA_CM] = o->rdma_cm, [P_ATOMIC_OP] = o->atomic_op,
+		[P_POST_LIST] = o->post_list,
+	};
+
+	memset(h, 0, sizeof(*h));
+	snprintf(h->name, sizeof(h->name), "%s", s->bench->name);
+	for (int id = 1; id < N_PARAM_NAMES; id++)
+		h->params[h->nparams++] = (struct wire_param){ (uint16_t)id, v[id] };
+}
+
+static const struct wire_param *param_find(const struct wire_hello *h, uint16_t id)
+{
+	for (int i = 0; i < h->nparams; i++)
+		if (h->params[i].id == id)
+			return &h->params[i];
+	return NULL;
+}
+
+/* Name every difference; both sides run this and fail alike. */
+static int hello_compare(const struct rb_session *s, const struct wire_hello *mine,
+			 const struct wire_hello *peer)
+{
+	const char *me = s->is_client ? "client" : "server", *them = s->is_client ? "server" : "client";
+	int diffs = 0;
+
+	if (strcmp(mine->name, peer->name)) {
+		log_err("test differs: %s runs %s, %s runs %s", me, mine->name, them, peer->name);
+		return -EPROTO;
+	}
+	for (int i = 0; i < peer->nparams; i++) {
+		const struct wire_param *p = &peer->params[i], *m = param_find(mine, p->id);
+
+		if (!m) {
+			log_err("the %s sent parameter %u that this version does not know (upgrade)", them, p->id);
+			diffs++;
+		} else if (m->value != p->value) {
+			log_err("%s differs: %s %llu, %s %llu", param_names[p->id], me,
+				(unsigned long long)m->value, them, (unsigned long long)p->value);
+			diffs++;
+		}
+	}
+	if (peer->nparams < mine->nparams && !diffs) {
+		log_err("the %s sent fewer parameters than this version expects (upgrade it)", them);
+		diffs++;
+	}
+	if (diffs)
+		log_info("both sides must run the same test with the same parameters");
+	return diffs ? -EPROTO : 0;
+}
+
+static int exchange_hello(struct rb_session *s)
+{
+	struct wire_hello mine, peer;
+	uint8_t buf[WIRE_MAX_PAYLOAD];
+	uint32_t len;
+	int n, err;
+
+	hello_build(s, &mine);
+	n = wire_hello_encode(&mine, buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	err = oob_send(s->oob_fd, WIRE_HELLO, buf, (uint32_t)n, oob_timeout_ms(s));
+	if (!err)
+		err = oob_expect(s->oob_fd, WIRE_HELLO, buf, sizeof(buf), &len, oob_timeout_ms(s));
+	if (!err && wire_hello_decode(buf, len, &peer)) {
+		log_err("OOB: the peer's HELLO message is malformed");
+		err = -EPROTO;
+	}
+	return err ? err : hello_compare(s, &mine, &peer);
+}
+
+static int exchange_qps(struct rb_session *s)
+{
+	uint8_t buf[WIRE_MAX_PAYLOAD];
+	uint32_t len;
+	int n, got, err;
+
+	n = wire_qp_encode(s->q.local, s->q.n, buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	err = oob_send(s->oob_fd, WIRE_QP, buf, (uint32_t)n, oob_timeout_ms(s));
+	if (!err)
+		err = oob_expect(s->oob_fd, WIRE_QP, buf, sizeof(buf), &len, oob_timeout_ms(s));
+	if (err)
+		return err;
+	if (wire_qp_decode(buf, len, s->q.remote, s->q.n, &got) || got != s->q.n) {
+		log_err("OOB: the peer sent a malformed QP list (%d QPs expected)", s->q.n);
+		return -EPROTO;
+	}
+	return 0;
+}
+
+static int barrier(struct rb_session *s, const char *phase)
+{
+	uint8_t buf[16];
+	uint32_t len;
+	int err = oob_send(s->oob_fd, WIRE_READY, NULL, 0, oob_timeout_ms(s));
+
+	if (!err)
+		err = oob_expect(s->oob_fd, WIRE_READY, buf, sizeof(buf), &len, oob_timeout_ms(s));
+	if (err)
+		log_err("%s: the peer did not get ready (it failed or is gone)", phase);
+	return err;
+}
+
+/* ---- one size ---- */
+
+/* Each side says DONE when its loop ends and waits for the peer's. */
+static int exchange_done(struct rb_session *s)
+{
+	uint8_t buf[16];
+	uint32_t len;
+	int err = oob_send(s->oob_fd, WIRE_DONE, NULL, 0, oob_timeout_ms(s));
+
+	if (!err && !s->peer_done)
+		err = oob_expect(s->oob_fd, WIRE_DONE, buf, sizeof(buf), &len, oob_timeout_ms(s));
+	if (err)
+		log_err("finishing size %llu: the peer did not finish (it failed or is gone)",
+			(unsigned long long)s->size);
+	return err;
+}
+
+/* Trade rows: a side that only served the peer prints the peer's row. */
+static int exchange_rows(struct rb_session *s, const struct report *r, union out_val *row,
+			 bool measured)
+{
+	struct wire_param p[REPORT_MAX_COLS];
+	uint8_t buf[1024];
+	uint32_t len;
+	int n = 0, err;
+
+	for (int i = 0; i < r->nall; i++)
+		p[i] = (struct wire_param){ (uint16_t)i, measured ? row[i].u : 0 };
+	n = wire_params_encode(p, r->nall, buf, sizeof(buf));
+	err = n < 0 ? n : oob_send(s->oob_fd, WIRE_RESULT, buf, (uint32_t)n, oob_timeout_ms(s));
+	if (!err)
+		err = oob_expect(s->oob_fd, WIRE_RESULT, buf, sizeof(buf), &len, oob_timeout_ms(s));
+	if (!err && (wire_params_decode(buf, len, p, REPORT_MAX_COLS, &n) || n != r->nall)) {
+		log_err("OOB: the peer sent a malformed result");
+		err = -EPROTO;
+	}
+	for (int i = 0; !err && !measured && i < n; i++)
+		row[p[i].id < r->nall ? p[i].id : 0].u = p[i].value;
+	return err;
+}
+
+static int measure_init(struct rb_measure *m, const struct rb_session *s)
+{
+	memset(m, 0, sizeof(*m));
+	m->peak_bps = NAN;
+	if (s->bench->metric != METRIC_LAT)
+		return 0;
+	m->hist = histogram_new();
+	if (!m->hist || (s->iters && samples_init(&m->samples, s->iters)))
+		return -ENOMEM;
+	return 0;
+}
+
+static void measure_free(struct rb_measure *m)
+{
+	samples_free(&m->samples);
+	histogram_free(m->hist);
+}
+
+static rb_loop_fn pick_loop(const struct rb_session *s)
+{
+	const struct rb_bench *b = s->bench;
+
+	if (s->opt->bidir)
+		return s->is_client ? b->client_bidir : b->server_bidir;
+	return s->is_client ? b->client : b->server;
+}
+
+static int run_size(struct rb_session *s, struct report *r, bool *partial)
+{
+	union out_val row[REPORT_MAX_COLS] = { 0 };
+	struct rb_measure m;
+	int err = measure_init(&m, s);
+
+	if (!err)
+		err = loop_prepare(s);
+	if (!err)
+		err = barrier(s, "starting the measurement");
+	if (!err)
+		err = pick_loop(s)(s, &m);
+	if (!err)
+		err = exchange_done(s);
+	if (!err)
+		err = report_files(s, &m);
+	if (!err && m.measured)
+		report_compute(r, s, &m, row);
+	if (!err)
+		err = exchange_rows(s, r, row, m.measured);
+	if (!err)
+		report_row(r, row);
+	*partial = m.partial || rb_stop;
+	measure_free(&m);
+	return err;
+}
+
+/* UD messages fit in one MTU. */
+static uint64_t size_limit(const struct rb_session *s)
+{
+	return s->opt->transport == TR_UD ? (uint64_t)device_mtu_bytes(s->q.mtu) : RB_SWEEP_MAX;
+}
+
+static int run_sizes(struct rb_session *s, struct report *r, bool *partial)
+{
+	const struct rb_options *o = s->opt;
+	uint64_t first = o->all ? RB_SWEEP_MIN : o->size, last = o->all ? size_limit(s) : o->size;
+	int err = 0;
+
+	if (o->transport == TR_UD && o->size > size_limit(s) && !o->all) {
+		log_err("-s/--size %llu is larger than the path MTU %llu: UD messages must fit one MTU",
+			(unsigned long long)o->size, (unsigned long long)size_limit(s));
+		return -EINVAL;
+	}
+	for (uint64_t size = first; size <= last && !err && !*partial; size *= 2) {
+		s->size = size;
+		err = run_size(s, r, partial);
+	}
+	return err;
+}
+
+/* ---- setup and teardown ---- */
+
+static uint64_t max_size(const struct rb_options *o)
+{
+	return o->all ? (o->transport == TR_UD ? 4096 : RB_SWEEP_MAX) : o->size;
+}
+
+static void session_timing(struct rb_session *s)
+{
+	const struct rb_options *o = s->opt;
+
+	s->iters = o->duration_s > 0 ? 0 : o->iters;
+	s->warmup_iters = o->duration_s > 0 ? 0 : o->warmup_iters;
+	s->duration_ns = (uint64_t)(o->duration_s * 1e9);
+	s->warmup_ns = (uint64_t)(o->warmup_s * 1e9);
+#ifdef RB_TEST_DELAY
+	if (getenv("RB_TEST_DELAY_NS"))
+		s->test_delay_ns = strtoull(getenv("RB_TEST_DELAY_NS"), NULL, 10);
+#endif
+}
+
+static void session_outs(struct rb_session *s)
+{
+	unsigned dev_max = (unsigned)s->dev.attr.max_qp_rd_atom;
+
+	if ((unsigned)s->dev.attr.max_qp_init_rd_atom < dev_max)
+		dev_max = (unsigned)s->dev.attr.max_qp_init_rd_atom;
+	s->q.outs = s->opt->outs && s->opt->outs < dev_max ? s->opt->outs : dev_max;
+	if (s->opt->outs > dev_max)
+		log_warn("-o/--outs %u is more than the device allows; using %u", s->opt->outs, dev_max);
+}
+
+static int setup_device(struct rb_session *s)
+{
+	const struct rb_options *o = s->opt;
+	int err;
+
+	if (o->rdma_cm)
+		err = cm_open(s);
+	else
+		err = device_open(o->ib_dev, o->ib_port, o->gid_index, &s->dev);
+	if (err)
+		return err;
+	log_verbose("device %s port %d GID index %d (%s)", s->dev.name, s->dev.port,
+		    s->dev.gid.index, s->dev.gid_why);
+	err = placement_apply(s->dev.numa_node, o->numa_node, o->no_numa, o->cpu_list, &s->place);
+	if (err)
+		return err;
+	log_verbose("placement: %s", s->place.note);
+	err = qps_create(&s->q, s->dev.ctx, s->bench, o, max_size(o), &s->place, !o->rdma_cm);
+	if (err)
+		return err;
+	session_outs(s);
+	return o->rdma_cm ? cm_connect(s) : 0;
+}
+
+static int check_atomics(const struct rb_session *s)
+{
+	if (s->bench->verb != VERB_ATOMIC || s->dev.attr.atomic_cap != IBV_ATOMIC_NONE)
+		return 0;
+	log_err("device %s does not support atomic operations (atomic_cap is NONE)", s->dev.name);
+	return -EOPNOTSUPP;
+}
+
+static int connect_qps(struct rb_session *s)
+{
+	int err;
+
+	qps_describe(&s->q, &s->dev);
+	err = exchange_qps(s);
+	if (!err && !s->opt->rdma_cm)
+		err = qps_connect(&s->q, &s->dev, s->opt, s->bench);
+	return err;
+}
+
+static void session_teardown(struct rb_session *s)
+{
+	if (s->cm)
+		cm_close(s);
+	qps_destroy(&s->q);
+	device_close(&s->dev);
+}
+
+static const char *status_of(int err, bool partial)
+{
+	return err ? "failed" : partial ? "partial" : "complete";
+}
+
+/* One client, from the first message to teardown.  Returns an exit code. */
+static int run_session(struct rb_session *s)
+{
+	struct report r;
+	bool partial = false;
+	int err;
+
+	session_timing(s);
+	err = report_open(&r, s);
+	if (err)
+		return RB_EXIT_RUNTIME;
+	err = exchange_hello(s);
+	if (!err)
+		err = setup_device(s);
+	if (!err)
+		err = check_atomics(s);
+	if (!err)
+		err = connect_qps(s);
+	if (!err)
+		report_begin(&r, s);
+	if (!err)
+		err = run_sizes(s, &r, &partial);
+	report_close(&r, status_of(err, partial), err ? "see the messages on stderr" : NULL);
+	session_teardown(s);
+	if (err == -EINVAL)
+		return RB_EXIT_USAGE;
+	return err || partial ? RB_EXIT_RUNTIME : RB_EXIT_OK;
+}
+
+static int run_client(const struct rb_bench *b, const struct rb_options *o)
+{
+	struct rb_session s = { .bench = b, .opt = o, .is_client = true };
+	int deadline_ms = (int)(o->timeout_s * 1000), rc;
+
+	snprintf(s.peer, sizeof(s.peer), "%s", o->server);
+	s.oob_fd = oob_connect(o->server, o->port, deadline_ms);
+	if (s.oob_fd < 0)
+		return RB_EXIT_RUNTIME;
+	rc = run_session(&s);
+	close(s.oob_fd);
+	return rc;
+}
+
+static int run_server(const struct rb_bench *b, const struct rb_options *o)
+{
+	struct oob_listener l;
+	int rc = RB_EXIT_OK;
+
+	if (oob_listen(&l, o->bind_addr, o->port))
+		return RB_EXIT_RUNTIME;
+	log_info("waiting for a client on port %u%s", o->port, o->persistent ? " (--persistent)" : "");
+	do {
+		struct rb_session s = { .bench = b, .opt = o };
+
+		s.oob_fd = oob_accept(&l, -1, s.peer, sizeof(s.peer));
+		if (s.oob_fd < 0) {
+			rc = RB_EXIT_RUNTIME;
+			if (rb_stop)
+				break;
+			continue;
+		}
+		log_verbose("client %s connected", s.peer);
+		oob_refuse_start(&l);
+		rc = run_session(&s);
+		oob_refuse_stop(&l);
+		close(s.oob_fd);
+	} while (o->persistent && !rb_stop);
+	oob_close_listener(&l);
+	return rc;
+}
+
+int run_bench(const struct rb_bench *b, const struct rb_options *o)
+{
+	signals_install();
+	srand48((long)getpid() ^ (long)clock_now_ns());
+	return o->server ? run_client(b, o) : run_server(b, o);
+}

@@ -1,0 +1,58 @@
+/*
+ * The driver: setup -> exchange -> connect -> the plug-in's loops ->
+ * report -> teardown.  A session holds everything one connection owns; a
+ * measure holds one size's results.
+ */
+#ifndef RB_RUN_H
+#define RB_RUN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bench.h"
+#include "device.h"
+#include "histogram.h"
+#include "memory.h"
+#include "options.h"
+#include "qp.h"
+#include "stats.h"
+
+struct rb_session {
+	const struct rb_bench *bench;
+	const struct rb_options *opt;
+	bool is_client;
+	int oob_fd;
+	char peer[64];
+	struct rb_device dev;
+	struct placement place;
+	struct rb_qps q;            /* verbs objects and buffer */
+	struct rb_cm *cm;           /* -R: the rdma_cm ids, else NULL */
+	/* the current size's run */
+	uint64_t size;
+	uint64_t iters;             /* 0 in duration mode */
+	uint64_t warmup_iters;
+	uint64_t duration_ns, warmup_ns;
+	bool peer_done;             /* the peer's DONE arrived */
+	unsigned recvs_outstanding; /* receives posted and not completed */
+	uint64_t test_delay_ns;     /* --enable-test-delay builds only */
+};
+
+struct rb_measure {
+	uint64_t msgs;              /* messages completed in the window */
+	uint64_t bytes;
+	uint64_t start_ns, end_ns;  /* the measured window */
+	double peak_bps;            /* bytes/s, NaN when not measured */
+	struct samples samples;     /* latency, iteration mode: every sample */
+	struct histogram *hist;     /* latency: always */
+	bool measured;              /* false: this side only served the peer */
+	bool partial;               /* interrupted (SIGINT) or peer stopped early */
+};
+
+/* Set by the SIGINT/SIGTERM handler; loops check it. */
+extern volatile sig_atomic_t rb_stop;
+
+/* Run benchmark b with options o; returns an RB_EXIT_* code. */
+int run_bench(const struct rb_bench *b, const struct rb_options *o);
+
+#endif

@@ -1,0 +1,168 @@
+/* Option parsing: defaults, good values, and every bad-value path
+ * (exit status 2 is decided from the -EINVAL returned here). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "bench.h"
+#include "log.h"
+#include "options.h"
+#include "tap.h"
+
+static const struct rb_bench bw = {
+	.name = "rb_test_bw", .title = "t", .summary = "t", .verb = VERB_SEND,
+	.metric = METRIC_BW, .transports = TR_RC | TR_UC | TR_UD,
+	.features = FEAT_QPS | FEAT_BIDIR | FEAT_POST_LIST | FEAT_CQ_MOD | FEAT_INLINE,
+	.defaults = { .size = 65536, .iters = 5000, .tx_depth = 128, .rx_depth = 512 },
+};
+
+static const struct rb_bench lat = {
+	.name = "rb_test_lat", .title = "t", .summary = "t", .verb = VERB_READ,
+	.metric = METRIC_LAT, .transports = TR_RC, .features = FEAT_OUTS,
+	.defaults = { .size = 2, .iters = 1000, .tx_depth = 1, .rx_depth = 1 },
+};
+
+/* Parse a NULL-terminated argument list. */
+static int parse(const struct rb_bench *b, struct rb_options *o, ...)
+{
+	char *argv[32] = { "prog" };
+	int argc = 1;
+	va_list ap;
+
+	va_start(ap, o);
+	while (argc < 31 && (argv[argc] = va_arg(ap, char *)))
+		argc++;
+	va_end(ap);
+	return options_parse(argc, argv, b, o);
+}
+
+static void test_defaults(void)
+{
+	struct rb_options o;
+
+	is_int(parse(&bw, &o, NULL), 0, "no options parse");
+	is_int(o.size, 65536, "default size from the bench");
+	is_int(o.iters, 5000, "default iterations from the bench");
+	is_int(o.port, 18515, "default port 18515 like perftest");
+	is_int(o.gid_index, -1, "GID chosen automatically by default");
+	is_int(o.transport, TR_RC, "RC by default");
+	is_int(o.cq_mod, 100, "bandwidth CQ moderation 100");
+	ok(o.server == NULL, "no host: server role");
+	is_int(o.npct, 5, "five default percentiles");
+	is_int(o.format, OUT_HUMAN, "human output by default");
+	is_int(parse(&lat, &o, NULL), 0, "latency defaults parse");
+	is_int(o.warmup_iters, 100, "latency warm-up 100 iterations");
+	is_int(o.cq_mod, 1, "latency signals every operation");
+}
+
+static void test_good_values(void)
+{
+	struct rb_options o;
+
+	is_int(parse(&bw, &o, "-d", "rxe0", "-x", "1", "-s", "64K", "-n", "200", "-q", "4",
+		     "-c", "UC", "--csv=out.csv", "host1", NULL), 0, "a typical client line parses");
+	is_str(o.ib_dev, "rxe0", "-d");
+	is_int(o.gid_index, 1, "-x");
+	is_int(o.size, 65536, "-s with K suffix");
+	is_int(o.iters, 200, "-n");
+	is_int(o.qps, 4, "-q");
+	is_int(o.transport, TR_UC, "-c UC");
+	is_int(o.format, OUT_CSV, "--csv");
+	is_str(o.out_file, "out.csv", "--csv=FILE");
+	is_str(o.server, "host1", "positional host");
+	is_int(parse(&bw, &o, "--json", "-D", "2", NULL), 0, "--json without a file and -D");
+	ok(o.format == OUT_JSON && o.out_file == NULL, "--json to stdout");
+	is_near(o.duration_s, 2, 1e-12, "-D 2");
+	is_near(o.warmup_s, 0.5, 1e-12, "warm-up D/4 when D < 4");
+	is_int(parse(&bw, &o, "-D", "10", NULL), 0, "-D 10");
+	is_near(o.warmup_s, 1, 1e-12, "warm-up 1 s when D >= 4");
+	is_int(parse(&lat, &o, "--percentiles", "50,99.9", "-o", "4", NULL), 0, "--percentiles and -o");
+	is_int(o.npct, 2, "two percentiles");
+	is_near(o.pcts[1], 99.9, 1e-12, "99.9 parsed");
+	is_int(o.outs, 4, "-o 4");
+	is_int(parse(&bw, &o, "-m", "1024", "-t", "64", "-Q", "500", NULL), 0, "-Q larger than -t");
+	is_int(o.cq_mod, 64, "-Q clamped to the tx depth");
+	is_int(o.mtu, 1024, "-m 1024");
+}
+
+static void test_bad_values(void)
+{
+	struct rb_options o;
+	static const char *const bad[][3] = {
+		{ "-s", "0", "size 0" }, { "-s", "abc", "size not a number" },
+		{ "-s", "2G", "size past 1G" }, { "-s", "-5", "negative size" },
+		{ "-n", "0", "zero iterations" }, { "-n", "1x", "iterations with junk" },
+		{ "-i", "0", "port 0" }, { "-i", "256", "port 256" },
+		{ "-x", "abc", "GID index not a number" }, { "-p", "70000", "TCP port past 65535" },
+		{ "-p", "0", "TCP port 0" }, { "-c", "XRC", "unknown transport" },
+		{ "-m", "1000", "MTU not a power of two" }, { "-m", "8192", "MTU past 4096" },
+		{ "-q", "0", "zero QPs" }, { "-q", "100000", "too many QPs" },
+		{ "-t", "0", "tx depth 0" }, { "-D", "0", "duration 0" },
+		{ "-D", "nan", "duration NaN" }, { "--timeout", "-1", "negative timeout" },
+		{ "-u", "32", "QP timeout past 31" }, { "-S", "16", "SL past 15" },
+		{ "--percentiles", "0", "percentile 0" }, { "--percentiles", "101", "percentile past 100" },
+		{ "--percentiles", "50,,", "empty percentile" }, { "--numa-node", "x", "NUMA node not a number" },
+		{ "-I", "99999", "inline past 4096" }, { "-l", "0", "post list 0" },
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		is_int(parse(&bw, &o, bad[i][0], bad[i][1], NULL), -EINVAL, bad[i][2]);
+	is_int(parse(&bw, &o, "--nonsense", NULL), -EINVAL, "unknown long option");
+	is_int(parse(&bw, &o, "-s", NULL), -EINVAL, "missing value");
+	is_int(parse(&bw, &o, "a", "b", NULL), -EINVAL, "two hosts");
+}
+
+static void test_conflicts(void)
+{
+	struct rb_options o;
+
+	is_int(parse(&bw, &o, "-a", "-D", "5", NULL), -EINVAL, "-a with -D");
+	is_int(parse(&bw, &o, "-n", "10", "-D", "5", NULL), -EINVAL, "-n with -D");
+	is_int(parse(&bw, &o, "-D", "2", "--warmup-time", "3", NULL), -EINVAL, "warm-up longer than the run");
+	is_int(parse(&bw, &o, "--no-numa", "--numa-node", "0", NULL), -EINVAL, "--no-numa with --numa-node");
+	is_int(parse(&bw, &o, "--no-numa", "--cpu", "0", NULL), -EINVAL, "--no-numa with --cpu");
+	is_int(parse(&bw, &o, "-t", "4", "-l", "8", NULL), -EINVAL, "post list past tx depth");
+	is_int(parse(&bw, &o, "-c", "UD", "-s", "8192", NULL), -EINVAL, "UD larger than any MTU");
+	is_int(parse(&bw, &o, "-c", "UD", "-R", NULL), -EINVAL, "UD with rdma_cm");
+	is_int(parse(&bw, &o, "--csv", "--json", NULL), -EINVAL, "two output formats");
+	is_int(parse(&lat, &o, "-c", "UD", NULL), -EINVAL, "read with UD");
+	is_int(parse(&lat, &o, "-c", "UC", NULL), -EINVAL, "read with UC");
+	is_int(parse(&lat, &o, "-q", "2", NULL), -EINVAL, "-q on a latency test");
+	is_int(parse(&lat, &o, "-b", NULL), -EINVAL, "-b on a latency test");
+	is_int(parse(&bw, &o, "-o", "4", NULL), -EINVAL, "-o on a send test");
+	is_int(parse(&bw, &o, "-A", "FETCH_AND_ADD", NULL), -EINVAL, "-A on a send test");
+}
+
+static void test_help(void)
+{
+	struct rb_options o;
+	FILE *saved = stdout;
+	char buf[8192] = "";
+	FILE *mem = fmemopen(buf, sizeof(buf) - 1, "w");
+
+	int help, version;
+
+	stdout = mem;
+	help = parse(&bw, &o, "--help", NULL);
+	version = parse(&bw, &o, "-V", NULL);
+	fclose(mem);
+	stdout = saved;
+	is_int(help, 1, "--help returns 1 (exit 0)");
+	is_int(version, 1, "-V returns 1 (exit 0)");
+	ok(strstr(buf, "Usage: rb_test_bw") != NULL, "help names the program");
+	ok(strstr(buf, "--qp=N") != NULL, "help lists a supported option");
+	ok(strstr(buf, "--outs") == NULL, "help omits an unsupported option");
+	ok(strstr(buf, "rb_test_bw (rdmabench)") != NULL, "version line");
+}
+
+int main(void)
+{
+	log_set_prog("test_options");
+	fclose(stderr);
+	test_defaults();
+	test_good_values();
+	test_bad_values();
+	test_conflicts();
+	test_help();
+	return tap_done();
+}

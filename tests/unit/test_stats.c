@@ -1,0 +1,208 @@
+#include "stats.h"
+#include "tap.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Every figure below was computed by hand from the nearest-rank definition
+ * rank = ceil(p/100 * n) and the population standard deviation. */
+
+static void test_one_sample(void)
+{
+	uint64_t v[] = { 7 };
+	const double p[] = { 1, 50, 100 };
+	struct stats_summary s;
+
+	stats_summarize(v, 1, 1, p, 3, &s);
+	is_int(s.count, 1, "n=1 count");
+	is_near(s.min, 7, 0, "n=1 min");
+	is_near(s.max, 7, 0, "n=1 max");
+	is_near(s.mean, 7, 0, "n=1 mean");
+	is_near(s.stdev, 0, 0, "n=1 stdev");
+	is_int(s.npct, 3, "n=1 npct");
+	for (int i = 0; i < 3; i++)
+		ok(s.pct_at[i] == p[i] && s.pct[i] == 7, "n=1 p%g = 7 (got %g)", p[i], s.pct[i]);
+}
+
+static void test_two_samples(void)
+{
+	uint64_t v[] = { 20, 10 };
+	const double p[] = { 1, 50, 50.1, 100 };
+	const double want[] = { 10, 10, 20, 20 };
+	struct stats_summary s;
+
+	stats_summarize(v, 2, 1, p, 4, &s);
+	is_near(s.min, 10, 0, "n=2 min");
+	is_near(s.max, 20, 0, "n=2 max");
+	is_near(s.mean, 15, 0, "n=2 mean");
+	is_near(s.stdev, 5, 1e-15, "n=2 stdev is the population one (5, not 7.07)");
+	for (int i = 0; i < 4; i++)
+		ok(s.pct[i] == want[i], "n=2 p%g = %g (got %g)", p[i], want[i], s.pct[i]);
+	ok(v[0] == 10 && v[1] == 20, "samples are sorted in place");
+}
+
+static void test_divisor(void)
+{
+	uint64_t v[] = { 20, 10, 13 };
+	const double p[] = { 50, 100 };
+	struct stats_summary s;
+
+	/* mean 43/3, deviations -13/3, 17/3, -4/3: var = (169+289+16)/27 */
+	stats_summarize(v, 3, 2, p, 2, &s);
+	is_near(s.min, 5, 0, "divisor 2 min");
+	is_near(s.max, 10, 0, "divisor 2 max");
+	is_near(s.mean, 43.0 / 6, 1e-15, "divisor 2 mean");
+	is_near(s.stdev, sqrt(474.0 / 27) / 2, 1e-14, "divisor 2 stdev");
+	is_near(s.pct[0], 6.5, 0, "divisor 2 p50 = 13/2");
+	is_near(s.pct[1], 10, 0, "divisor 2 p100 = max/2");
+}
+
+static void test_classic(void)
+{
+	uint64_t v[] = { 9, 4, 5, 2, 7, 4, 5, 4 };   /* mean 5, stdev 2 */
+	const double p[] = { 12.5, 25, 75, 87.5, 88, 100 };
+	const double want[] = { 2, 4, 5, 7, 9, 9 };
+	struct stats_summary s;
+
+	stats_summarize(v, N(v), 1, p, N(p), &s);
+	is_near(s.mean, 5, 0, "2,4,4,4,5,5,7,9 mean");
+	is_near(s.stdev, 2, 1e-15, "2,4,4,4,5,5,7,9 stdev");
+	for (size_t i = 0; i < N(p); i++)
+		ok(s.pct[i] == want[i], "2,4,4,4,5,5,7,9 p%g = %g (got %g)", p[i], want[i], s.pct[i]);
+}
+
+static void test_ten(void)
+{
+	uint64_t v[] = { 7, 3, 10, 1, 5, 9, 2, 8, 4, 6 };
+	const double p[] = { 10, 11, 50, 90, 99, 100 };
+	const double want[] = { 1, 2, 5, 9, 10, 10 };
+	struct stats_summary s;
+
+	stats_summarize(v, N(v), 1, p, N(p), &s);
+	is_near(s.mean, 5.5, 0, "1..10 mean");
+	is_near(s.stdev, sqrt(8.25), 1e-15, "1..10 stdev = sqrt((n^2-1)/12)");
+	for (size_t i = 0; i < N(p); i++)
+		ok(s.pct[i] == want[i], "1..10 p%g = %g (got %g)", p[i], want[i], s.pct[i]);
+}
+
+static void test_rank_rounding(void)
+{
+	uint64_t *v = malloc(1000 * sizeof(*v));
+	const double p[] = { 50, 99, 99.9, 99.99 };
+	const double want[] = { 500, 990, 999, 1000 };
+	struct stats_summary s;
+
+	for (int i = 0; i < 1000; i++)
+		v[i] = 1000 - i;
+	stats_summarize(v, 1000, 1, p, N(p), &s);
+	for (size_t i = 0; i < N(p); i++)
+		ok(s.pct[i] == want[i], "1..1000 p%g = %g (got %g)", p[i], want[i], s.pct[i]);
+	free(v);
+	is_int(stats_rank(1000, 99.9), 999, "rank(1000, 99.9) = 999 despite 999.0000000000001");
+	is_int(stats_rank(3, 50), 2, "rank(3, 50) = ceil(1.5) = 2");
+	is_int(stats_rank(3, 100), 3, "rank(3, 100) = n");
+	is_int(stats_rank(3, 0.001), 1, "rank is at least 1");
+}
+
+static void test_large_mean(void)
+{
+	/* A naive sum of squares loses this stdev entirely (2e24 in double). */
+	uint64_t v[] = { 1000000000001ULL, 1000000000003ULL };
+	struct stats_summary s;
+
+	stats_summarize(v, 2, 1, NULL, 0, &s);
+	is_near(s.mean, 1000000000002.0, 0, "large mean");
+	is_near(s.stdev, 1, 1e-9, "stdev of 1 around 1e12");
+}
+
+static void test_empty(void)
+{
+	uint64_t v[] = { 1 };
+	const double p[] = { 50 };
+	struct stats_summary s;
+
+	stats_summarize(v, 0, 1, p, 1, &s);
+	is_int(s.count, 0, "n=0 count");
+	ok(isnan(s.min) && isnan(s.max) && isnan(s.mean) && isnan(s.stdev),
+	   "n=0 figures are NaN");
+	ok(s.npct == 1 && s.pct_at[0] == 50 && isnan(s.pct[0]), "n=0 percentile is NaN");
+	is_int(stats_percentile_sorted(v, 0, 50), 0, "percentile of nothing is 0");
+}
+
+static void test_many_pcts(void)
+{
+	uint64_t v[] = { 1, 2, 3 };
+	double p[STATS_MAX_PCT + 4];
+	struct stats_summary s;
+
+	for (size_t i = 0; i < N(p); i++)
+		p[i] = 100;
+	stats_summarize(v, 3, 1, p, N(p), &s);
+	is_int(s.npct, STATS_MAX_PCT, "npct clamped to STATS_MAX_PCT");
+	ok(s.pct[STATS_MAX_PCT - 1] == 3, "last kept percentile filled");
+}
+
+static void test_samples(void)
+{
+	struct samples s;
+
+	is_int(samples_init(&s, 3), 0, "samples_init");
+	for (uint64_t i = 0; i < 5; i++)
+		samples_push(&s, i + 10);
+	is_int(s.n, 3, "samples_push stops at cap");
+	ok(s.v[0] == 10 && s.v[2] == 12, "samples kept in order");
+	samples_free(&s);
+	ok(s.v == NULL && s.n == 0, "samples_free clears");
+	is_int(samples_init(&s, 0), 0, "samples_init with cap 0");
+	samples_push(&s, 1);
+	is_int(s.n, 0, "cap 0 keeps nothing");
+	samples_free(&s);
+}
+
+static void test_parse(void)
+{
+	static const struct {
+		const char *in;
+		int ret;
+	} bad[] = {
+		{ "", -EINVAL }, { "0", -EINVAL }, { "101", -EINVAL }, { "100.01", -EINVAL },
+		{ "-5", -EINVAL }, { "50,", -EINVAL }, { ",50", -EINVAL },
+		{ "50,,90", -EINVAL }, { "abc", -EINVAL }, { "50 ,90", -EINVAL },
+		{ "50;90", -EINVAL }, { "nan", -EINVAL }, { "1,2,3,4,5", -ERANGE },
+		{ "1,2,3,4,x", -EINVAL },
+	};
+	double p[4] = { 0 };
+
+	is_int(stats_parse_percentiles("50,90,99,99.9", p, 4), 4, "parse 50,90,99,99.9");
+	ok(p[0] == 50 && p[1] == 90 && p[2] == 99 && p[3] == 99.9, "parsed values");
+	is_int(stats_parse_percentiles("100", p, 4), 1, "parse 100");
+	ok(p[0] == 100, "parsed 100");
+	is_int(stats_parse_percentiles("0.001,1e1", p, 4), 2, "parse 0.001,1e1");
+	ok(p[0] == 0.001 && p[1] == 10, "parsed 0.001 and 10");
+	for (size_t i = 0; i < N(bad); i++) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "parse \"%s\" fails with %d", bad[i].in, bad[i].ret);
+		is_int(stats_parse_percentiles(bad[i].in, p, 4), bad[i].ret, what);
+	}
+	is_int(stats_parse_percentiles(NULL, p, 4), -EINVAL, "parse NULL");
+}
+
+int main(void)
+{
+	test_one_sample();
+	test_two_samples();
+	test_divisor();
+	test_classic();
+	test_ten();
+	test_rank_rounding();
+	test_large_mean();
+	test_empty();
+	test_many_pcts();
+	test_samples();
+	test_parse();
+	return tap_done();
+}
