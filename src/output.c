@@ -1,5 +1,7 @@
 #include "output.h"
 
+#include <stdbool.h>
+
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -213,22 +215,24 @@ static int col_edge(const struct out *o, int i)
 	return edge;
 }
 
-/* Widths of the metadata box: labels, left-hand values, whole lines. */
+/* A value longer than this gets a line of its own instead of sharing one. */
+#define META_PAIR_MAX 28
+
+static bool meta_is_wide(const struct out *o, int i)
+{
+	return slen(human_text(o->meta[i].text)) > META_PAIR_MAX;
+}
+
+/* Widths of the metadata box: labels, paired values, paired lines. */
 static void human_meta_widths(const struct out *o, int *lw, int *vw, int *linew)
 {
-	*lw = *vw = *linew = 0;
+	*lw = *vw = 0;
 	for (int i = 0; i < o->nmeta; i++) {
 		*lw = max_int(*lw, slen(o->meta[i].label));
-		if (i % 2 == 0)
+		if (!meta_is_wide(o, i))
 			*vw = max_int(*vw, slen(human_text(o->meta[i].text)));
 	}
-	for (int i = 0; i < o->nmeta; i++) {
-		int w = 1 + *lw + slen(META_SEP) + slen(human_text(o->meta[i].text));
-
-		if (i % 2)
-			w += *vw + slen(COL_SEP) + *lw + slen(META_SEP);
-		*linew = max_int(*linew, w);
-	}
+	*linew = 1 + 2 * (*lw + slen(META_SEP) + *vw) + slen(COL_SEP);
 }
 
 static void human_rule(FILE *f, int width)
@@ -238,18 +242,44 @@ static void human_rule(FILE *f, int width)
 	fputc('\n', f);
 }
 
-/* " Label : value      Label : value", two items a line. */
+static void human_meta_item(const struct out *o, int i, int lw, const char *lead)
+{
+	fprintf(o->f, "%s%-*s%s", lead, lw, o->meta[i].label, META_SEP);
+	put_oneline(o->f, human_text(o->meta[i].text));
+}
+
+/*
+ * " Label : value      Label : value": short items two a line, in order;
+ * a long value (a command line, a placement note) on a line of its own.
+ */
 static void human_meta(const struct out *o, int lw, int vw)
 {
-	for (int i = 0; i < o->nmeta; i++) {
-		const char *text = human_text(o->meta[i].text);
+	int pending = -1;
 
-		fprintf(o->f, "%s%-*s%s", i % 2 ? COL_SEP : " ", lw, o->meta[i].label, META_SEP);
-		put_oneline(o->f, text);
-		if (i % 2 || i + 1 == o->nmeta)
+	for (int i = 0; i < o->nmeta; i++) {
+		if (meta_is_wide(o, i) || pending >= 0) {
+			if (pending >= 0 && !meta_is_wide(o, i)) {
+				human_meta_item(o, pending, lw, " ");
+				fprintf(o->f, "%*s", vw - slen(human_text(o->meta[pending].text)), "");
+				human_meta_item(o, i, lw, COL_SEP);
+				fputc('\n', o->f);
+				pending = -1;
+				continue;
+			}
+			if (pending >= 0) {
+				human_meta_item(o, pending, lw, " ");
+				fputc('\n', o->f);
+				pending = -1;
+			}
+			human_meta_item(o, i, lw, " ");
 			fputc('\n', o->f);
-		else
-			fprintf(o->f, "%*s", vw - slen(text), "");
+			continue;
+		}
+		pending = i;
+	}
+	if (pending >= 0) {
+		human_meta_item(o, pending, lw, " ");
+		fputc('\n', o->f);
 	}
 }
 

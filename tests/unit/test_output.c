@@ -199,7 +199,7 @@ static void test_end_status(void)
 	char *s, *want;
 
 	s = render_table(OUT_HUMAN, "partial", NULL);
-	is_str(tail_lines(s, 2), "------------------------------"
+	is_str(tail_lines(s, 2), "-------------------------------"
 	       "------------------------------\nStatus: partial\n", "human partial");
 	free(s);
 	s = render_table(OUT_HUMAN, "failed", nasty);
