@@ -200,7 +200,7 @@ static void test_end_status(void)
 
 	s = render_table(OUT_HUMAN, "partial", NULL);
 	is_str(tail_lines(s, 2), "-------------------------------"
-	       "------------------------------\nStatus: partial\n", "human partial");
+	       "-------------------------------\nStatus: partial\n", "human partial");
 	free(s);
 	s = render_table(OUT_HUMAN, "failed", nasty);
 	ok(asprintf(&want, "Status: failed\nError: %s\n", esc) > 0, "asprintf");
