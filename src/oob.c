@@ -50,7 +50,16 @@ static int ms_left(uint64_t deadline)
 	return deadline - now > INT32_MAX ? INT32_MAX : (int)(deadline - now);
 }
 
-/* Wait until fd is ready for events: 0, -ETIMEDOUT or -errno. */
+/* Set by oob_set_stop_flag(): a wait without deadline ends when it is set. */
+static volatile sig_atomic_t *stop_flag;
+
+void oob_set_stop_flag(volatile sig_atomic_t *flag)
+{
+	stop_flag = flag;
+}
+
+/* Wait until fd is ready for events: 0, -ETIMEDOUT, -EINTR (a wait without
+ * deadline interrupted by a stop signal) or -errno. */
 static int wait_fd(int fd, short events, uint64_t deadline)
 {
 	struct pollfd p = { .fd = fd, .events = events };
@@ -58,6 +67,8 @@ static int wait_fd(int fd, short events, uint64_t deadline)
 
 	do {
 		n = poll(&p, 1, ms_left(deadline));
+		if (n < 0 && errno == EINTR && deadline == NO_DEADLINE && stop_flag && *stop_flag)
+			return -EINTR;
 	} while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return -errno;

@@ -10,6 +10,7 @@
 #define RB_OOB_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include "wire.h"
 
@@ -35,6 +36,10 @@ int oob_accept(struct oob_listener *l, int timeout_ms, char *peer, size_t peer_l
 int oob_refuse_start(struct oob_listener *l);
 void oob_refuse_stop(struct oob_listener *l);
 void oob_close_listener(struct oob_listener *l);
+
+/* A wait without deadline (a server waiting for its client) returns -EINTR
+ * once a signal handler has set *flag. */
+void oob_set_stop_flag(volatile sig_atomic_t *flag);
 
 /* Connect to host:port, retrying with exponential backoff (10 ms .. 1 s)
  * until deadline_ms has passed.  Returns fd or -errno (message names the

@@ -30,6 +30,7 @@ static void signals_install(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	oob_set_stop_flag(&rb_stop);
 }
 
 static int oob_timeout_ms(const struct rb_session *s)
