@@ -15,6 +15,7 @@
 #include "device.h"
 #include "gid.h"
 #include "log.h"
+#include "output.h"
 #include "sysfs.h"
 
 #define DEVLIST_SCHEMA_VERSION 1
@@ -27,29 +28,13 @@ struct pr {
 
 /* ---- the printer ---------------------------------------------------- */
 
-static void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 static void pr_member(struct pr *p, const char *key)
 {
 	if (p->comma)
 		fputc(',', p->f);
 	p->comma = true;
 	if (key) {
-		json_string(p->f, key);
+		out_json_string(p->f, key);
 		fputc(':', p->f);
 	}
 }
@@ -91,7 +76,7 @@ static void pr_str(struct pr *p, const char *key, const char *label, int width,
 		if (none)
 			fputs("null", p->f);
 		else
-			json_string(p->f, v);
+			out_json_string(p->f, v);
 		return;
 	}
 	if (label)

@@ -71,7 +71,7 @@ static void put_oneline(FILE *f, const char *s)
 	}
 }
 
-static void put_json_str(FILE *f, const char *s)
+void out_json_string(FILE *f, const char *s)
 {
 	if (!s) {
 		fputs("null", f);
@@ -113,7 +113,7 @@ static void put_csv_str(FILE *f, const char *s)
 static void put_json_val(FILE *f, enum out_type type, const char *text)
 {
 	if (type == OUT_STR || !text)
-		put_json_str(f, text);
+		out_json_string(f, text);
 	else
 		fputs(text, f);
 }
@@ -388,12 +388,12 @@ static void csv_end(struct out *o, const char *status, const char *error)
 static void json_begin(struct out *o, const char *title)
 {
 	fprintf(o->f, "{\"schema_version\":%d,\"title\":", OUT_SCHEMA_VERSION);
-	put_json_str(o->f, title);
+	out_json_string(o->f, title);
 	fputs(",\"meta\":{", o->f);
 	for (int i = 0; i < o->nmeta; i++) {
 		if (i)
 			fputc(',', o->f);
-		put_json_str(o->f, o->meta[i].key);
+		out_json_string(o->f, o->meta[i].key);
 		fputc(':', o->f);
 		put_json_val(o->f, o->meta[i].type, o->meta[i].text);
 	}
@@ -406,7 +406,7 @@ static void json_cell(struct out *o, int i, const char *text)
 		fputs(o->nrows ? ",\n{" : "\n{", o->f);
 	else
 		fputc(',', o->f);
-	put_json_str(o->f, o->cols[i].key);
+	out_json_string(o->f, o->cols[i].key);
 	fputc(':', o->f);
 	put_json_val(o->f, o->cols[i].type, text);
 	if (i + 1 == o->ncols)
@@ -417,9 +417,9 @@ static void json_end(struct out *o, const char *status, const char *error)
 {
 	fputs(o->nrows ? "\n]," : "],", o->f);
 	fputs("\"status\":", o->f);
-	put_json_str(o->f, status);
+	out_json_string(o->f, status);
 	fputs(",\"error\":", o->f);
-	put_json_str(o->f, error);
+	out_json_string(o->f, error);
 	fputs("}\n", o->f);
 }
 

@@ -62,6 +62,10 @@ void out_row(struct out *o, const union out_val *vals);
  */
 void out_end(struct out *o, const char *status, const char *error);
 
+/* Write s as a JSON string literal (NULL as null), every control character
+ * escaped; for other modules that print JSON (rb_devices). */
+void out_json_string(FILE *f, const char *s);
+
 /* Parse "human", "csv", "json". 0 or -EINVAL. */
 int out_parse_format(const char *s, enum out_format *fmt);
 
