@@ -163,6 +163,10 @@ static void meta_placement(struct report *r, const struct rb_session *s)
 		out_meta_u64(r->out, "numa_node", "NUMA node", (uint64_t)p->node);
 	else
 		out_meta_str(r->out, "numa_node", "NUMA node", "none");
+	if (s->q.buf.node >= 0)
+		out_meta_u64(r->out, "buffer_node", "Buffer node", (uint64_t)s->q.buf.node);
+	else
+		out_meta_str(r->out, "buffer_node", "Buffer node", "unknown");
 	if (p->cpu >= 0)
 		out_meta_u64(r->out, "cpu", "CPU", (uint64_t)p->cpu);
 	else
