@@ -76,6 +76,42 @@ static int cm_alloc(struct rb_session *s)
 	return 0;
 }
 
+/*
+ * An id bound to addr (NULL: none for RC, the wildcard for UC).
+ * rdma_create_id() only makes RC ids (RDMA_PS_TCP); the kernel matches a
+ * connect request to a listener of the same QP type and sets up the QP with
+ * that type's attributes, so a UC id must come from rdma_create_ep() in the
+ * IB port space, which binds it.  It is then moved to our event channel.
+ */
+static int cm_create_id(struct rb_session *s, struct rdma_cm_id **id, struct sockaddr *addr,
+			int family)
+{
+	struct sockaddr_storage any = { .ss_family = (sa_family_t)family };
+	struct rdma_addrinfo ai = {
+		.ai_flags = RAI_PASSIVE, .ai_family = family, .ai_qp_type = IBV_QPT_UC,
+		.ai_port_space = RDMA_PS_IB,
+		.ai_src_len = family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in),
+		.ai_src_addr = addr ? addr : (struct sockaddr *)&any,
+	};
+	int err;
+
+	if (s->opt->transport != TR_UC) {
+		if (!rdma_create_id(s->cm->ec, id, NULL, RDMA_PS_TCP) && (!addr || !rdma_bind_addr(*id, addr)))
+			return 0;
+	} else if (!rdma_create_ep(id, &ai, NULL, NULL)) {
+		if (!rdma_migrate_id(*id, s->cm->ec))
+			return 0;
+		err = errno;
+		rdma_destroy_ep(*id);
+		*id = NULL;
+		errno = err;
+	}
+	err = errno;
+	log_err("rdma_cm: creating %s %s id failed: %s", addr ? "the listening" : "a",
+		options_transport_name(s->opt->transport), strerror(err));
+	return -err;
+}
+
 static int cm_resolve(struct rb_session *s, struct rdma_cm_id *id, struct sockaddr *dst)
 {
 	int err = rdma_resolve_addr(id, NULL, dst, cm_timeout_ms(s));
@@ -105,12 +141,9 @@ static int cm_open_client(struct rb_session *s)
 		return -EHOSTUNREACH;
 	}
 	for (int i = 0; i < s->cm->n && !err; i++) {
-		if (rdma_create_id(s->cm->ec, &s->cm->ids[i], NULL, RDMA_PS_TCP)) {
-			log_err("rdma_cm: rdma_create_id failed: %s", strerror(errno));
-			err = -errno;
-		} else {
+		err = cm_create_id(s, &s->cm->ids[i], NULL, ai->ai_family);
+		if (!err)
 			err = cm_resolve(s, s->cm->ids[i], ai->ai_addr);
-		}
 	}
 	freeaddrinfo(ai);
 	return err;
@@ -128,12 +161,8 @@ static int cm_listen(struct rb_session *s)
 		log_err("rdma_cm: --bind %s: %s", s->opt->bind_addr ? s->opt->bind_addr : "*", gai_strerror(err));
 		return -EINVAL;
 	}
-	err = rdma_create_id(s->cm->ec, &s->cm->listen, NULL, RDMA_PS_TCP);
-	if (!err)
-		err = rdma_bind_addr(s->cm->listen, ai->ai_addr);
-	if (!err)
-		err = rdma_listen(s->cm->listen, s->cm->n);
-	if (err) {
+	err = cm_create_id(s, &s->cm->listen, ai->ai_addr, ai->ai_family);
+	if (!err && rdma_listen(s->cm->listen, s->cm->n)) {
 		err = -errno;
 		log_err("rdma_cm: listening on port %s failed: %s", port, strerror(errno));
 	}

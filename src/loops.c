@@ -282,7 +282,7 @@ static void bw_checkpoint(struct rb_session *s, struct bw_state *b)
 	double bps = (double)(b->total - b->ckpt_msgs) * (double)s->size * 1e9 /
 		     (double)(now - b->ckpt_ns ? now - b->ckpt_ns : 1);
 
-	if (bps > b->peak_bps)
+	if (!(bps <= b->peak_bps))	/* also replaces NaN, "not measured" */
 		b->peak_bps = bps;
 	b->ckpt_msgs = b->total;
 	b->ckpt_ns = now;
@@ -383,10 +383,11 @@ static int bw_state_init(struct bw_state *b, const struct rb_session *s)
 	for (int i = 0; i < s->q.n; i++)
 		b->c[i].target = target;
 	b->peak_bps = NAN;
-	if (s->iters) {
+	/* The peak needs a checkpoint (1/64 of the run, at least cq_mod messages)
+	 * to pass; -b reports none: each side sees only its own half. */
+	if (s->iters && !s->opt->bidir) {
 		uint64_t total = s->iters * (uint64_t)s->q.n;
 
-		b->peak_bps = 0;
 		b->ckpt_every = total / 64 > s->opt->cq_mod ? total / 64 : s->opt->cq_mod;
 		b->ckpt_next = b->ckpt_every;
 	}

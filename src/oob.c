@@ -59,17 +59,23 @@ void oob_set_stop_flag(volatile sig_atomic_t *flag)
 }
 
 /* Wait until fd is ready for events: 0, -ETIMEDOUT, -EINTR (a wait without
- * deadline interrupted by a stop signal) or -errno. */
+ * deadline interrupted by a stop signal) or -errno.  A wait without deadline
+ * polls in slices of STOP_CHECK_MS: a signal that lands between the flag
+ * check and poll() does not interrupt poll(), and must not leave it waiting
+ * forever. */
+#define STOP_CHECK_MS 200
+
 static int wait_fd(int fd, short events, uint64_t deadline)
 {
 	struct pollfd p = { .fd = fd, .events = events };
+	bool stoppable = deadline == NO_DEADLINE && stop_flag;
 	int n;
 
 	do {
-		n = poll(&p, 1, ms_left(deadline));
-		if (n < 0 && errno == EINTR && deadline == NO_DEADLINE && stop_flag && *stop_flag)
+		if (stoppable && *stop_flag)
 			return -EINTR;
-	} while (n < 0 && errno == EINTR);
+		n = poll(&p, 1, stoppable ? STOP_CHECK_MS : ms_left(deadline));
+	} while ((n < 0 && errno == EINTR) || (n == 0 && stoppable));
 	if (n < 0)
 		return -errno;
 	return n == 0 ? -ETIMEDOUT : 0;
@@ -549,6 +555,8 @@ int oob_accept(struct oob_listener *l, int timeout_ms, char *peer, size_t peer_l
 	} while (fd == -EAGAIN);
 	if (fd == -ETIMEDOUT)
 		log_err("OOB: no client connected within %g s", timeout_ms / 1e3);
+	else if (fd == -EINTR)
+		log_err("OOB: interrupted while waiting for a client");
 	else if (fd < 0)
 		log_err("OOB: accepting a client: %s", strerror(-fd));
 	return fd;

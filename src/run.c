@@ -84,6 +84,17 @@ static const struct wire_param *param_find(const struct wire_hello *h, uint16_t 
 	return NULL;
 }
 
+/* A value as the user wrote it: "UC", not 2. */
+static const char *param_text(uint16_t id, uint64_t v, char *buf, size_t len)
+{
+	if (id == P_TRANSPORT)
+		return options_transport_name((enum rb_transport)v);
+	if (id == P_ATOMIC_OP)
+		return options_atomic_name((enum rb_atomic_op)v);
+	snprintf(buf, len, "%llu", (unsigned long long)v);
+	return buf;
+}
+
 /* Name every difference; both sides run this and fail alike. */
 static int hello_compare(const struct rb_session *s, const struct wire_hello *mine,
 			 const struct wire_hello *peer)
@@ -102,8 +113,11 @@ static int hello_compare(const struct rb_session *s, const struct wire_hello *mi
 			log_err("the %s sent parameter %u that this version does not know (upgrade)", them, p->id);
 			diffs++;
 		} else if (m->value != p->value) {
-			log_err("%s differs: %s %llu, %s %llu", param_names[p->id], me,
-				(unsigned long long)m->value, them, (unsigned long long)p->value);
+			char mv[24], pv[24];
+
+			log_err("%s differs: %s %s, %s %s", param_names[p->id], me,
+				param_text(p->id, m->value, mv, sizeof(mv)), them,
+				param_text(p->id, p->value, pv, sizeof(pv)));
 			diffs++;
 		}
 	}
@@ -421,11 +435,29 @@ static int run_client(const struct rb_bench *b, const struct rb_options *o)
 	return rc;
 }
 
+/* A server fails at once on a device, port or GID index that cannot work,
+ * not when its first client comes.  With -R rdma_cm picks the device later. */
+static int server_check_device(const struct rb_options *o)
+{
+	struct rb_device d;
+	int err;
+
+	if (o->rdma_cm)
+		return RB_EXIT_OK;
+	err = device_open(o->ib_dev, o->ib_port, o->gid_index, &d);
+	if (err)
+		return err == -EINVAL ? RB_EXIT_USAGE : RB_EXIT_RUNTIME;
+	device_close(&d);
+	return RB_EXIT_OK;
+}
+
 static int run_server(const struct rb_bench *b, const struct rb_options *o)
 {
 	struct oob_listener l;
-	int rc = RB_EXIT_OK;
+	int rc = server_check_device(o);
 
+	if (rc != RB_EXIT_OK)
+		return rc;
 	if (oob_listen(&l, o->bind_addr, o->port))
 		return RB_EXIT_RUNTIME;
 	log_info("waiting for a client on port %u%s", o->port, o->persistent ? " (--persistent)" : "");
@@ -434,6 +466,10 @@ static int run_server(const struct rb_bench *b, const struct rb_options *o)
 
 		s.oob_fd = oob_accept(&l, -1, s.peer, sizeof(s.peer));
 		if (s.oob_fd < 0) {
+			/* --persistent ends on a signal between clients: the
+			 * status is the last client's */
+			if (rb_stop && o->persistent)
+				break;
 			rc = RB_EXIT_RUNTIME;
 			if (rb_stop)
 				break;

@@ -22,6 +22,10 @@ log() { echo "rb-testbed-guest: $*" >&2; }
 boot_s=$(uptime_s)
 
 . "$R/rxe.sh"
+for ((t = 0; t < 300; t++)); do	# init loads the RDMA modules in the background
+	[ -e /dev/.rb-modules-loaded ] && break
+	sleep 0.1
+done
 ip link set lo up
 dummy=no; [ "$TB_NETDEV" = rxedummy0 ] && dummy=yes
 if rxe_setup "$TB_NETDEV" "$TB_IP" "$TB_MTU" $dummy 2>>"$R/setup-err"; then

@@ -5,19 +5,22 @@
 
 # rxe_gid_index DEV IP: the index of IP's IPv4-mapped RoCE v2 GID on DEV port 1.
 rxe_gid_index() {
-	local p=/sys/class/infiniband/$1/ports/1 want i
+	local p=/sys/class/infiniband/$1/ports/1 want g gid type
 	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' ${2//./ })
-	for i in $(ls "$p/gids" 2>/dev/null | sort -n); do
-		[ "$(cat "$p/gids/$i" 2>/dev/null)" = "$want" ] || continue
-		[ "$(cat "$p/gid_attrs/types/$i" 2>/dev/null)" = "RoCE v2" ] || continue
-		echo "$i"
+	# builtins only: every exec costs under emulation
+	for g in "$p"/gids/*; do
+		read -r gid <"$g" 2>/dev/null || continue
+		[ "$gid" = "$want" ] || continue
+		read -r type <"$p/gid_attrs/types/${g##*/}" 2>/dev/null || continue
+		[ "$type" = "RoCE v2" ] || continue
+		echo "${g##*/}"
 		return 0
 	done
 	return 1
 }
 
 rxe_setup() {
-	local nd=$1 ip=$2 mtu=$3 dummy=$4 t gid=""
+	local nd=$1 ip=$2 mtu=$3 dummy=$4 t gid="" state=""
 	if [ "$dummy" = yes ]; then
 		ip link add "$nd" type dummy || { echo "cannot create $nd" >&2; return 1; }
 	fi
@@ -25,9 +28,9 @@ rxe_setup() {
 	ip addr add "$ip/24" dev "$nd" || { echo "cannot add $ip to $nd" >&2; return 1; }
 	ip link set "$nd" up || { echo "cannot bring $nd up" >&2; return 1; }
 	rdma link add rxe0 type rxe netdev "$nd" || { echo "rdma link add rxe0 failed" >&2; return 1; }
-	for t in $(seq 200); do
-		if grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state 2>/dev/null &&
-			gid=$(rxe_gid_index rxe0 "$ip"); then
+	for ((t = 0; t < 200; t++)); do
+		read -r state <"/sys/class/infiniband/rxe0/ports/1/state" 2>/dev/null
+		if [[ $state == *ACTIVE* ]] && gid=$(rxe_gid_index rxe0 "$ip"); then
 			RB_GID_INDEX=$gid
 			return 0
 		fi

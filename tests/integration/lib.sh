@@ -130,3 +130,222 @@ EOF
 }
 
 num_gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; }
+
+# ---- Running rb_* programs and checking what they printed ----
+#
+#   rb_case NAME              a fresh $RB_CASE_DIR for a case that starts its
+#                             own processes (rb_start/rb_wait), so tap_ok shows
+#                             its files as it does rb_pair's.
+#   rb_bench NAME PROG 'ARGS' ['CLIENT_ARGS' ['SERVER_ARGS']]
+#                             rb_pair of PROG on $RB_DEV: the server runs
+#                             "PROG -d $RB_DEV ARGS SERVER_ARGS", the client
+#                             "PROG -d $RB_DEV ARGS CLIENT_ARGS $RB_IP".  The
+#                             words are read by bash -c, where $RB_CASE_DIR is
+#                             the case's folder: '--raw=$RB_CASE_DIR/raw.csv'.
+#   rb_csv NAME PROG 'ARGS' ['CLIENT_ARGS' ['SERVER_ARGS']]
+#                             rb_bench, each side also writing its results to
+#                             $RB_CASE_DIR/client.csv and server.csv.
+#   rb_start SIDE 'CMD'       runs CMD (bash -c, under timeout) in the
+#                             background: $RB_CASE_DIR/SIDE.out, SIDE.err.
+#   rb_wait SIDE...           waits for each (once: SIDE.rc keeps its exit
+#                             status); returns 0 when all exited 0.
+#   rb_cmd PROG               the command line start "$RB_BIN/PROG" -d "$RB_DEV".
+#   rb_check FILE EXPR...     true when each Python expression EXPR holds over
+#                             the results file FILE (CSV, CSV histogram or raw
+#                             samples, or JSON).  Otherwise prints the first
+#                             that does not, why, and the rows, as "# " lines.
+#                             In EXPR: rows (list of dicts; numbers are int or
+#                             float, an empty field None), r (the only row, or
+#                             None), meta (dict), status, header (CSV columns),
+#                             lines (CSV: the lines that are not comments),
+#                             last (CSV: the last line), doc (JSON document),
+#                             E (the environment), SWEEP (2..8388608), and
+#                             the checks bw(r, SIZE, N[, recv=True]),
+#                             lat(r, SIZE, N) (N None: any count > 0) and
+#                             expect(COND, 'why'), which raise with the reason.
+#   rb_same_rows A B          the two result CSVs hold the same rows.
+#   rb_file NAME              $RB_CASE_DIR/NAME
+#   rb_failed CODE 'ERE' [SIDES]
+#                             both sides (or SIDES, e.g. "client") exited
+#                             CODE and each one's stderr matches ERE; else
+#                             says which did not, as a "# " line.
+
+rb_case() {
+	RB_CASE_DIR=$RB_TMP/$(echo "$1" | tr -c 'A-Za-z0-9_.-' _)
+	export RB_CASE_DIR
+	rm -rf "$RB_CASE_DIR"
+	mkdir -p "$RB_CASE_DIR"
+}
+
+rb_cmd() { echo "\"\$RB_BIN/$1\" -d \"\$RB_DEV\""; }
+
+rb_file() { echo "$RB_CASE_DIR/$1"; }
+
+rb_bench() {
+	local name=$1 prog=$2 args=$3 cargs=${4:-} sargs=${5:-}
+	export RB_CASE_DIR
+	rb_pair "$name" "$(rb_cmd "$prog") $args $sargs" "$(rb_cmd "$prog") $args $cargs \"\$RB_IP\""
+}
+
+rb_csv() {
+	rb_bench "$1" "$2" "$3" "${4:-} --csv=\$RB_CASE_DIR/client.csv" \
+		"${5:-} --csv=\$RB_CASE_DIR/server.csv"
+}
+
+rb_start() {
+	timeout -k 5 "$RB_PAIR_TIMEOUT" bash -c "$2" \
+		>"$RB_CASE_DIR/$1.out" 2>"$RB_CASE_DIR/$1.err" </dev/null &
+	echo $! >"$RB_CASE_DIR/$1.pid"
+}
+
+rb_wait() {
+	local side rc st=0
+	for side in "$@"; do
+		if [ ! -f "$RB_CASE_DIR/$side.rc" ]; then
+			wait "$(cat "$RB_CASE_DIR/$side.pid")"
+			echo "$?" >"$RB_CASE_DIR/$side.rc"
+		fi
+		rc=$(cat "$RB_CASE_DIR/$side.rc")
+		[ "$rc" = 0 ] || st=$rc
+	done
+	return "$st"
+}
+
+rb_same_rows() {
+	local d
+	d=$(diff <(grep -v '^#' "$1") <(grep -v '^#' "$2")) && return 0
+	tap_diag "rows differ between $(basename "$1") and $(basename "$2"):"
+	tap_diag "$d"
+	return 1
+}
+
+rb_failed() {
+	local code=$1 ere=$2 side rc st=0
+	for side in ${3:-server client}; do
+		rc=$(cat "$RB_CASE_DIR/$side.rc" 2>/dev/null)
+		if [ "$rc" != "$code" ]; then
+			tap_diag "$side exited ${rc:-?}, expected $code"
+			st=1
+		elif ! grep -Eq -- "$ere" "$RB_CASE_DIR/$side.err"; then
+			tap_diag "$side's stderr does not match /$ere/"
+			st=1
+		fi
+	done
+	return "$st"
+}
+
+rb_check() {
+	python3 - "$@" <<'PYEOF'
+import json, os, sys
+
+class Failed(Exception):
+    pass
+
+def expect(cond, why):
+    if not cond:
+        raise Failed(why)
+    return True
+
+def num(v):
+    v = v.strip()
+    if v == "":
+        return None
+    for conv in (int, float):
+        try:
+            return conv(v)
+        except ValueError:
+            pass
+    return v
+
+def close(a, b, rel=1e-6):
+    return abs(a - b) <= rel * max(abs(a), abs(b), 1e-12)
+
+def load(path):
+    text = open(path).read()
+    ns = {"rows": [], "meta": {}, "status": None, "header": [], "lines": [], "doc": None,
+          "last": None}
+    if text.lstrip().startswith("{"):
+        d = json.loads(text)
+        ns.update(doc=d, rows=d.get("results", []), meta=d.get("meta", {}),
+                  status=d.get("status"))
+        return ns
+    all_lines = text.splitlines()
+    ns["last"] = all_lines[-1] if all_lines else None
+    for line in all_lines:
+        if line.startswith("#"):
+            k, eq, v = line[1:].strip().partition("=")
+            if eq:
+                ns["meta"][k] = num(v)
+                if k == "status":
+                    ns["status"] = v
+        elif line.strip():
+            ns["lines"].append(line)
+    if ns["lines"]:
+        ns["header"] = ns["lines"][0].split(",")
+        ns["rows"] = [dict(zip(ns["header"], map(num, l.split(","))))
+                      for l in ns["lines"][1:]]
+    return ns
+
+def bw(r, size, n, recv=False):
+    expect(r is not None, "no single result row")
+    expect(r["size_bytes"] == size, "size_bytes %s, expected %s" % (r["size_bytes"], size))
+    if recv:
+        expect(0 < r["iterations"] <= n, "iterations %s, expected 1..%s" % (r["iterations"], n))
+    else:
+        expect(r["iterations"] == n, "iterations %s, expected %s" % (r["iterations"], n))
+    expect(r["bytes"] == r["iterations"] * size, "bytes %s != iterations x size" % r["bytes"])
+    expect(r["window_s"] > 0, "window_s %s" % r["window_s"])
+    for k in ("bw_avg_mibps", "bw_avg_gbps", "msg_rate_mpps"):
+        expect(r[k] is not None and r[k] > 0, "%s is %s" % (k, r[k]))
+    expect(close(r["bw_avg_mibps"], r["bytes"] / r["window_s"] / 2**20, 1e-5),
+           "bw_avg_mibps is not bytes / window_s")
+    expect(close(r["bw_avg_gbps"], r["bw_avg_mibps"] * 2**20 * 8 / 1e9, 1e-5),
+           "bw_avg_gbps and bw_avg_mibps disagree")
+    expect(close(r["msg_rate_mpps"], r["iterations"] / r["window_s"] / 1e6, 1e-5),
+           "msg_rate_mpps is not iterations / window_s")
+    expect((r["bw_peak_mibps"] is None) == (r["bw_peak_gbps"] is None),
+           "only one of the peak columns is empty")
+    expect(r["bw_peak_mibps"] is None or r["bw_peak_mibps"] > 0,
+           "bw_peak_mibps %s" % r["bw_peak_mibps"])
+    return True
+
+def lat(r, size, n):
+    expect(r is not None, "no single result row")
+    expect(r["size_bytes"] == size, "size_bytes %s, expected %s" % (r["size_bytes"], size))
+    if n is None:
+        expect(r["iterations"] > 0, "iterations %s" % r["iterations"])
+    else:
+        expect(r["iterations"] == n, "iterations %s, expected %s" % (r["iterations"], n))
+    expect(r["window_s"] > 0, "window_s %s" % r["window_s"])
+    pcts = [k for k in ("lat_p50_us", "lat_p90_us", "lat_p99_us", "lat_p99_9_us",
+                        "lat_p99_99_us") if k in r]
+    chain = [r["lat_min_us"]] + [r[k] for k in pcts] + [r["lat_max_us"]]
+    expect(None not in chain and chain[0] > 0, "a latency is empty or 0: %s" % chain)
+    expect(chain == sorted(chain), "min <= percentiles <= max does not hold: %s" % chain)
+    expect(r["lat_min_us"] <= r["lat_avg_us"] <= r["lat_max_us"], "avg outside min..max")
+    expect(r["lat_stdev_us"] >= 0, "stdev %s" % r["lat_stdev_us"])
+    return True
+
+path, exprs = sys.argv[1], sys.argv[2:]
+try:
+    ns = load(path)
+except (OSError, ValueError) as e:
+    print("# rb_check: cannot read %s: %s" % (path, e))
+    sys.exit(1)
+ns.update(E=os.environ, SWEEP=[2**k for k in range(1, 24)], expect=expect, bw=bw, lat=lat,
+          close=close, r=ns["rows"][0] if len(ns["rows"]) == 1 else None)
+for e in exprs:
+    try:
+        ok, why = bool(eval(e, dict(ns))), ""
+    except Failed as f:
+        ok, why = False, str(f)
+    except Exception as x:
+        ok, why = False, "%s: %s" % (type(x).__name__, x)
+    if not ok:
+        print("# %s: check failed: %s%s" % (os.path.basename(path), e, " (%s)" % why if why else ""))
+        print("# status=%s, %d rows:" % (ns["status"], len(ns["rows"])))
+        for row in ns["rows"][:4] + (["..."] if len(ns["rows"]) > 5 else []) + ns["rows"][4:][-1:]:
+            print("#   %s" % row)
+        sys.exit(1)
+PYEOF
+}

@@ -1,0 +1,549 @@
+#!/bin/bash
+# man/gen-options.sh: regenerate the generated blocks of the man pages from
+# one source, so the eight benchmark pages and rdmabench(7) never drift.
+# Run it by hand (not at build time) from a built tree, then commit the pages:
+#
+#   man/gen-options.sh [BUILDDIR]        (BUILDDIR: where rb_* were built)
+#
+# What is listed, and in which order, comes from each program's --help (the
+# option table in src/options.c is the source of truth); the text of each
+# option from the table below; the per-test defaults from bench/NAME.c.
+# A page holds blocks between the lines
+#   .\" BEGIN gen-options.sh KIND
+#   .\" END gen-options.sh KIND
+# (KIND: options, output, exit in man/rb_*.1; common-options, defaults in
+# man/rdmabench.7), and only those lines are replaced.  An option in --help
+# without text here is an error: write its text, then run again.
+# tests/docs.sh checks that the pages and --help agree.
+set -eu -o pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:-$top}" && pwd)
+benches="send_bw send_lat write_bw write_lat read_bw read_lat atomic_bw atomic_lat"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# The text of each option, keyed by its long name.  A line "[WORDS] text"
+# is kept only on the pages of the benchmarks that match one of WORDS (bw,
+# lat, send, write, read, atomic); "[-WORDS] text" only on the others; the
+# overview page rdmabench(7) (word: all) keeps every line that matches "all"
+# or has no tag.  @SIZE@ @ITERS@ @TX@ @RX@ @TRANSPORTS@ @PROG@ are replaced
+# with the benchmark's values ("per test" on the overview page).
+option_texts() {
+	cat <<'EOF'
+@ib-dev
+The RDMA device, by name as
+.BR rb_devices (1)
+or
+.BR ibv_devices (1)
+list it.
+Default: the first device.
+With
+.B \-R
+the device is the one rdma_cm resolves for the address (HOST on the client,
+.B \-\-bind
+on the server) and
+.B \-d
+is not used.
+@ib-port
+The device port, 1..255.
+Default 1.
+@gid-index
+The GID table index, 0..1023.
+Default: chosen from the port's GID table.
+On RoCE: a RoCE v2 GID with an IPv4-mapped address first, then a RoCE v2
+global IPv6 GID, then RoCE v1 (IPv4-mapped first), then any non-empty entry;
+on InfiniBand: index 0.
+.BR rb_devices (1)
+shows the table, the default and why.
+On the rxe test bed the IPv4 GID is index 1.
+@port
+TCP port of the out-of-band exchange (also the rdma_cm port with
+.BR \-R ),
+1..65535.
+Default 18515, as perftest.
+Both sides must use the same port.
+@bind
+Server: listen on ADDR only, an IPv4 or IPv6 address of this host.
+Default: all addresses.
+With
+.BR \-R ,
+the address rdma_cm binds to, which also selects the device.
+@connection
+Transport: RC (reliable connected), UC (unreliable connected) or UD
+(unreliable datagram), in any case.
+Default RC.
+[all] Which a benchmark supports is in DEFAULTS below; the others are a usage error.
+[-all] @PROG@ supports @TRANSPORTS@; the others are a usage error (exit 2).
+[send,all] UD messages must fit in one path MTU.
+@rdma_cm
+Connect the QPs with librdmacm instead of exchanging their numbers over the
+out-of-band channel; that channel still carries the parameter check and the
+results.
+HOST must then be an address of the server's RDMA interface.
+Not with
+.BR "\-c UD" .
+@mtu
+Path MTU in bytes: 256, 512, 1024, 2048 or 4096 (K suffix accepted).
+Default: the smaller of the two sides' active MTUs; a larger value is lowered
+to it, with a warning.
+@qp-timeout
+QP ack timeout, 4.096\ \(mcs\ \(mu\ 2^N, N in 0..31.
+Default 14 (about 67\ ms).
+@sl
+Service level, 0..15.
+Default 0.
+@tclass
+Traffic class of the GRH, 0..255.
+Default 0.
+@persistent
+Server: after a client, wait for the next one, serving clients one after
+another until SIGINT or SIGTERM.
+Without it the server serves one client and exits with that run's status.
+Either way a client that connects while another is served gets a BUSY message
+at once and exits 1.
+@timeout
+Deadline in seconds, 0.1..3600, default 10, for anything that waits on the
+peer: the client's connection attempts (retried with a backoff of 10\ ms to
+1\ s until then), each out-of-band message, rdma_cm events, and a queue that
+makes no progress during a measurement.
+A server waits for its first client without a deadline.
+@size
+Message size in bytes, 1..1G, with an optional binary suffix K, M or G
+(2^10, 2^20, 2^30; KiB, MiB, GiB also accepted).
+Default @SIZE@.
+[atomic] Atomic operations always move 8 bytes.
+[send,all] With
+[send,all] .B "\-c UD"
+[send,all] at most the path MTU.
+@all
+Sweep message sizes from 2\ B to 8\ MiB in powers of two, one row per size.
+[send,all] With
+[send,all] .BR "\-c UD" ,
+[send,all] up to the path MTU.
+Not with
+.BR \-D .
+[lat,all] The
+[lat,all] .B \-H
+[lat,all] and
+[lat,all] .B \-\-raw
+[lat,all] files get the size before their extension: hist.csv becomes
+[lat,all] hist\-64.csv.
+@iters
+Measured iterations per size, 1..2^40.
+Default @ITERS@.
+[bw] Each QP posts N messages.
+[lat] Each iteration is one round trip.
+Not with
+.BR \-D .
+@duration
+Measure for SECONDS, 0.1..86400, instead of
+.B \-n
+iterations; the first
+.B \-\-warmup\-time
+seconds are left out.
+[lat,all] Latency figures then come from the histogram, percentiles within 0.8\ %
+[lat] (see STATISTICS in
+[lat] .BR rdmabench (7)),
+[all] (see STATISTICS),
+[lat,all] and
+[lat,all] .B \-\-raw
+[lat,all] writes no samples.
+[bw,all] No peak bandwidth is reported.
+Not with
+.B \-a
+or
+.BR \-n .
+@warmup
+Iterations run before measuring and left out of the figures, 0..2^32.
+[lat] Default 100.
+[bw] Default 0: bandwidth benchmarks do not run warm-up iterations yet, the
+[bw] value is only compared with the peer's.
+[all] Default 100 for latency benchmarks; bandwidth benchmarks do not run
+[all] warm-up iterations yet (default 0).
+Not used with
+.B \-D
+(see
+.BR \-\-warmup\-time ).
+@warmup-time
+With
+.BR \-D :
+seconds at the start left out of the figures, 0..3600, shorter than the run.
+Default 1, or D/4 when D is under 4\ s.
+@qp
+Number of QPs, 1..256, each posting
+.B \-n
+messages.
+Default 1.
+@bidirectional
+Traffic in both directions at once.
+Each side prints its own row:
+[send,all] for sends, the messages it sent plus those it received, without
+[send,all] a peak;
+[write,read,atomic,all] for RDMA operations, the operations it posted.
+@tx-depth
+Send queue depth, 1..16384.
+Default @TX@.
+@rx-depth
+Receive queue depth, 1..16384.
+Default @RX@.
+[-send,all] Only sends use receives.
+[all] Only sends use receives.
+@post_list
+Post N work requests per
+.BR ibv_post_send ()
+call, as a linked list, 1..1024, at most
+.BR \-t .
+Default 1.
+@cq-mod
+Ask for a completion for every Nth send (and the last), 1..1024.
+Default 100, lowered to
+.B \-t
+when larger.
+@outs
+Outstanding RDMA reads or atomics per QP, 1..256.
+Default: the device maximum (the smaller of max_qp_rd_atom and
+max_qp_init_rd_atom); a larger value is lowered to it, with a warning.
+@inline_size
+Maximum inline data in bytes, 0..4096; messages up to that size are posted
+inline.
+Default: what the device grants, probed downwards from 512.
+@events
+Sleep on a completion channel instead of busy polling the completion queue.
+[lat,all] Latency then includes the wake-up.
+@atomic_type
+FETCH_AND_ADD or CMP_AND_SWAP (in any case), on an 8-byte word of the
+server's buffer.
+Default FETCH_AND_ADD.
+@numa-node
+Put the buffers on NUMA node N and pin the measuring thread to the first
+allowed CPU of that node.
+[-all] Default: the device's node; see NUMA PLACEMENT in
+[-all] .BR rdmabench (7).
+[all] Default: the device's node; see NUMA PLACEMENT.
+@no-numa
+Leave placement to the kernel: no pinning, no binding.
+Not with
+.B \-\-cpu
+or
+.BR \-\-numa\-node .
+@cpu
+Pin the measuring thread to LIST (e.g. 2, 0\-3 or 0,2\-3); the buffers go on
+the node of the first CPU in LIST unless
+.B \-\-numa\-node
+is given.
+A CPU that is not online or not allowed is a usage error.
+@use-hugepages
+Allocate the buffers on huge pages (MAP_HUGETLB); fails with a message when
+none are reserved (/proc/sys/vm/nr_hugepages).
+perftest's spelling
+.B \-\-use_hugepages
+is accepted too.
+@report_gbits
+Human table: bandwidth in Gb/s (10^9 bit/s) instead of MiB/s (2^20 B/s).
+CSV and JSON always carry both.
+@percentiles
+Comma-separated latency percentiles, each in (0,100], at most 15.
+Default 50,90,99,99.9,99.99.
+The 50th is always reported (t_typical, lat_p50_us); each other one adds a
+column (99.9 gives lat_p99_9_us).
+[bw] Bandwidth benchmarks report no latency.
+@csv
+Results as CSV instead of the human table: to FILE, or to stdout when FILE is
+not given (write
+.BR \-\-csv=FILE ,
+with the equals sign).
+Only one of
+.B \-\-csv
+and
+.BR \-\-json .
+@json
+Results as one JSON document instead of the human table: to FILE, or to
+stdout when FILE is not given (write
+.BR \-\-json=FILE ).
+Only one of
+.B \-\-csv
+and
+.BR \-\-json .
+@histogram
+[lat,all] Write the latency histogram (its non-empty buckets) as CSV to FILE:
+[lat,all] lower_ns, upper_ns, count, cumulative_fraction; in a sweep one file per size.
+[bw] Bandwidth benchmarks record no latencies and write no histogram.
+[all] Bandwidth benchmarks write none.
+@raw
+[lat,all] Write every measured latency sample, in order, as CSV to FILE: sample,
+[lat,all] latency_ns; in a sweep one file per size.
+[lat,all] With
+[lat,all] .B \-D
+[lat,all] the file has no samples.
+[bw] Bandwidth benchmarks record no latencies and write no file.
+[all] Bandwidth benchmarks write none.
+@CPU-freq
+Accepted for perftest compatibility and ignored: rdmabench reads
+CLOCK_MONOTONIC and never measures the CPU frequency.
+@verbose
+More on stderr: the device, GID and NUMA choices, connection retries.
+@version
+Print \(dq@PROG@ (rdmabench) VERSION\(dq and exit 0.
+@help
+Print the usage and the options this program accepts, and exit 0.
+EOF
+}
+
+# One option's text for a page: keep the lines whose tags match.
+# TAGS is the page's words ("bw send", "lat read", or "all").
+option_text() { # LONGNAME TAGS
+	option_texts | awk -v want="$1" -v tags=" $2 " '
+		/^@/ { on = (substr($0, 2) == want); if (on) found = 1; next }
+		!on { next }
+		/^\[/ {
+			spec = substr($1, 2, length($1) - 2); neg = 0
+			if (substr(spec, 1, 1) == "-") { neg = 1; spec = substr(spec, 2) }
+			n = split(spec, w, ","); hit = 0
+			for (i = 1; i <= n; i++) if (index(tags, " " w[i] " ")) hit = 1
+			if (hit == neg) next
+			sub(/^\[[^]]*\] /, "")
+		}
+		{ print }
+		END { exit !found }'
+}
+
+# Each program's --help, read once (a failure stops everything).
+for b in $benches; do
+	"$build/rb_$b" --help >"$tmp/help.rb_$b" ||
+		{ echo "gen-options.sh: $build/rb_$b --help failed (build first)" >&2; exit 1; }
+done
+
+# The option heads of PROG --help, one a line: "-d, --ib-dev=DEV".
+help_heads() { # PROG
+	sed -En 's/^ +((-[A-Za-z], )?--[^ ]+).*/\1/p' "$tmp/help.$1"
+}
+
+# "-d, --ib-dev=DEV" -> roff: bold names, italic argument, alternatives bold.
+head_roff() {
+	sed -E -e 's/-/\\-/g' \
+		-e 's/^(\\-[A-Za-z]), /\\fB\1\\fR, /' \
+		-e 's/(\\-\\-[A-Za-z0-9_\\-]+[A-Za-z0-9_])/\\fB\1\\fR/' \
+		-e 's/=([A-Z]+\|[A-Z|]+)$/=\\fB\1\\fR/' \
+		-e 's/\|/\\fR|\\fB/g' \
+		-e 's/=([A-Z]+)(\]?)$/=\\fI\1\\fR\2/'
+}
+
+long_name() { sed -E 's/^(-[A-Za-z], )?--([^=[]+).*/\2/'; }
+
+# "TR_RC | TR_UC | TR_UD" of bench/NAME.c -> "RC, UC and UD"
+bench_field() { # NAME FIELD
+	sed -En "s/.*\.$2 = ([^,}]*[^ ,}]).*/\1/p" "$top/bench/$1.c" | head -n1
+}
+transports_text() {
+	bench_field "$1" transports | sed -E 's/TR_//g; s/ \| /, /g; s/, ([A-Z]+)$/ and \1/'
+}
+
+# The page's words: metric and verb.
+page_tags() { # NAME
+	local m=bw v
+	[ "$(bench_field "$1" metric)" = METRIC_LAT ] && m=lat
+	v=$(bench_field "$1" verb | sed 's/VERB_//' | tr 'A-Z' 'a-z')
+	echo "$m $v"
+}
+
+fill() { # NAME PROG: replace the placeholders
+	sed -e "s/@SIZE@/$(bench_field "$1" size)/g" -e "s/@ITERS@/$(bench_field "$1" iters)/g" \
+		-e "s/@TX@/$(bench_field "$1" tx_depth)/g" -e "s/@RX@/$(bench_field "$1" rx_depth)/g" \
+		-e "s/@TRANSPORTS@/$(transports_text "$1")/g" -e "s/@PROG@/$2/g"
+}
+
+# The OPTIONS block of one program.  HEADS: file of --help heads.
+options_block() { # HEADS TAGS
+	local head name
+	while read -r head; do
+		name=$(echo "$head" | long_name)
+		echo ".TP"
+		echo "$head" | head_roff
+		option_text "$name" "$2" ||
+			{ echo "gen-options.sh: no text for --$name: add it to option_texts" >&2; return 1; }
+	done <"$1"
+}
+
+output_block() { # TAGS
+	case " $1 " in
+	*" lat "*) cat <<'EOF'
+One row per message size.
+The human table shows
+.BR #bytes ,
+.BR #iterations ,
+.BR t_min ,
+.BR t_max ,
+.B t_typical
+(the median),
+.BR t_avg ,
+.B t_stdev
+and one column per
+.B \-\-percentiles
+entry, all in microseconds.
+CSV and JSON carry
+.BR size_bytes ,
+.BR iterations ,
+.B window_s
+(the measured window),
+.BR lat_min_us ,
+.BR lat_max_us ,
+.BR lat_p50_us ,
+.BR lat_avg_us ,
+.B lat_stdev_us
+and
+.B lat_p\fIP\fB_us
+per percentile, to the nanosecond.
+Both sides print the same row: the client measures, the server answers or
+serves the memory and prints the client's figures.
+EOF
+		;;
+	*) cat <<'EOF'
+One row per message size.
+The human table shows
+.BR #bytes ,
+.BR #iterations ,
+.BR "BW peak" ,
+.B "BW average"
+(MiB/s, or Gb/s with
+.BR \-\-report_gbits )
+and
+.B MsgRate
+(millions of messages per second).
+CSV and JSON carry
+.BR size_bytes ,
+.BR iterations ,
+.BR bytes ,
+.B window_s
+(the measured window),
+.BR bw_peak_mibps ,
+.BR bw_avg_mibps ,
+.BR bw_peak_gbps ,
+.B bw_avg_gbps
+and
+.BR msg_rate_mpps .
+A figure that was not measured (the peak with
+.BR \-D ,
+on a receiving side, for sends with
+.BR \-b )
+is "\-" in the table, empty in CSV, null in JSON.
+EOF
+		;;
+	esac
+	cat <<'EOF'
+Results go to stdout (or the
+.B \-\-csv
+or
+.B \-\-json
+file), in exactly one format; messages go to stderr.
+A CSV file ends with a line
+.BR "# status=complete" ,
+.B partial
+or
+.BR failed .
+.BR rdmabench (7)
+describes the formats, every column and metadata key, and the statistics.
+EOF
+}
+
+exit_block() {
+	cat <<'EOF'
+.TP
+.B 0
+Every size was measured.
+.TP
+.B 1
+Runtime failure: no device, the peer could not be reached, refused (busy) or
+gone, parameters differ between the sides, a work completion failed, a
+deadline passed; or the run was cut short by SIGINT or SIGTERM (the rows
+measured so far are printed, status partial).
+.TP
+.B 2
+Usage error: an unknown option, a value out of range, options that do not
+combine, an option this benchmark does not support.
+EOF
+}
+
+# rdmabench(7): every option any benchmark accepts, in src/options.c's order
+# (the order of every --help).
+union_heads() {
+	local b name
+	for b in $benches; do help_heads "rb_$b"; done >"$tmp/all-heads"
+	sed -En 's/^[[:space:]]*\{ "([^"]+)", .*/\1/p' "$top/src/options.c" |
+		while read -r name; do
+			grep -E -m1 -- "(^| )--$name([=[]|$)" "$tmp/all-heads" || true
+		done
+}
+
+# Which benchmarks accept an option, for rdmabench(7), when not all do.
+accepted_by() { # HEAD
+	local b list="" n=0
+	for b in $benches; do
+		if help_heads "rb_$b" | grep -qxF -- "$1"; then
+			list="$list${list:+, }rb_$b"
+		else
+			n=$((n + 1))
+		fi
+	done
+	[ "$n" -gt 0 ] && printf '.br\nOnly %s.\n' "$list" | sed -E 's/, ([^,]*)\.$/ and \1./'
+	return 0
+}
+
+common_block() {
+	local head
+	union_heads >"$tmp/heads"
+	while read -r head; do
+		echo "$head" >"$tmp/one"
+		options_block "$tmp/one" all
+		accepted_by "$head"
+	done <"$tmp/heads"
+}
+
+defaults_block() {
+	local b lat
+	cat <<'EOF'
+.TS
+l l r r r r l.
+Program	Transports	\-s	\-n	\-t	\-r	Latency
+EOF
+	for b in $benches; do
+		lat=\-
+		[ "$(bench_field "$b" metric)" = METRIC_LAT ] && lat="one-way (RTT/2)"
+		[ "$(bench_field "$b" lat_divisor)" = 1 ] && lat="round trip"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "rb_$b" \
+			"$(bench_field "$b" transports | sed -E 's/TR_//g; s/ \| /,/g')" \
+			"$(bench_field "$b" size)" "$(bench_field "$b" iters)" \
+			"$(bench_field "$b" tx_depth)" "$(bench_field "$b" rx_depth)" "$lat"
+	done
+	echo ".TE"
+}
+
+# Replace the block KIND of PAGE with the file BODY.
+splice() { # PAGE KIND BODY
+	awk -v kind="$2" -v body="$3" '
+		$0 == ".\\\" BEGIN gen-options.sh " kind {
+			print; while ((getline l < body) > 0) print l; skip = 1; n++; next }
+		$0 == ".\\\" END gen-options.sh " kind { skip = 0 }
+		!skip { print }
+		END { if (!n) { print "gen-options.sh: no " kind " block" > "/dev/stderr"; exit 1 } }
+	' "$1" >"$tmp/page" && cat "$tmp/page" >"$1"
+}
+
+for b in $benches; do
+	page=$top/man/rb_$b.1
+	tags=$(page_tags "$b")
+	help_heads "rb_$b" >"$tmp/heads"
+	[ -s "$tmp/heads" ] || { echo "gen-options.sh: $build/rb_$b --help lists no option" >&2; exit 1; }
+	options_block "$tmp/heads" "$tags" | fill "$b" "rb_$b" >"$tmp/options"
+	output_block "$tags" >"$tmp/output"
+	exit_block >"$tmp/exit"
+	splice "$page" options "$tmp/options"
+	splice "$page" output "$tmp/output"
+	splice "$page" exit "$tmp/exit"
+done
+common_block | sed -e 's/@SIZE@/per test/g; s/@ITERS@/per test/g; s/@TX@/per test/g' \
+	-e 's/@RX@/per test/g; s/@PROG@/PROG/g' \
+	>"$tmp/common"
+defaults_block >"$tmp/defaults"
+splice "$top/man/rdmabench.7" common-options "$tmp/common"
+splice "$top/man/rdmabench.7" defaults "$tmp/defaults"
+echo "gen-options.sh: updated man/rb_*.1 and man/rdmabench.7 from $build" >&2

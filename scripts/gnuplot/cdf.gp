@@ -1,0 +1,10 @@
+# cdf.gp: cumulative distribution of the latency: the share of samples at
+# or below x.  Columns: upper_us  cumulative_fraction.
+set xlabel 'Latency [µs]'
+set ylabel 'Share of samples at or below [%]'
+set logscale x 10
+set format x '%.7g'
+set yrange [0:100]
+set ytics 10
+set key inside right bottom
+plot for [i=1:n] file[i] using 1:($2 * 100) with steps lw 2 title label[i]

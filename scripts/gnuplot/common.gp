@@ -1,0 +1,15 @@
+# common.gp: what every rb-plot chart shares.  rb-plot sets fmt ('png' or
+# 'svg'), out (the file to write) and chart_title before loading it.
+reset
+if (fmt eq 'svg') {
+	set terminal svg size 960,600 dynamic noenhanced font 'Sans,12' background '#ffffff'
+} else {
+	set terminal pngcairo size 960,600 noenhanced font 'Sans,11'
+}
+set output out
+set title chart_title
+set grid xtics ytics mxtics mytics lc rgb '#dddddd' lt 1, lc rgb '#eeeeee' lt 1
+set key outside right top Left reverse samplen 2 spacing 1.2
+set border 3
+set tics nomirror
+set datafile missing 'NaN'

@@ -1,0 +1,194 @@
+"""rbresults: read the files rdmabench writes, for rb-plot and rb-compare.
+
+Three kinds, told apart by their first line:
+  result CSV   "# rdmabench TITLE", "# key=value" metadata, a header row,
+               one row per size, "# status=..." (bandwidth or latency columns)
+  result JSON  {"schema_version":1,"title":...,"meta":{...},"results":[...]}
+  histogram    "# rdmabench histogram schema=1", lower_ns,upper_ns,count,
+               cumulative_fraction
+A file of another kind or schema version raises InputError (exit status 2).
+"""
+
+import csv
+import json
+import os
+import re
+import statistics
+
+SCHEMA = 1
+
+
+class InputError(Exception):
+    """A file that is not one of ours, or of another schema version."""
+
+
+class Result:
+    """One result file: kind 'bw' or 'lat', its metadata and its rows."""
+
+    def __init__(self, path, title, meta, rows, status):
+        self.path, self.title, self.meta, self.status = path, title, meta, status
+        self.kind = 'bw' if rows_have(rows, 'bw_avg_mibps') else 'lat'
+        # a row without figures (a failed size) carries nothing to show
+        self.rows = [r for r in rows if r.get('iterations') and r.get('size_bytes')]
+
+    @property
+    def test(self):
+        return self.meta.get('test') or self.title
+
+    @property
+    def rep(self):
+        """The repetition, from a name like rb_write_bw-65536-r3.csv (or None)."""
+        m = re.search(r'-r(\d+)(?:\.[a-z]+)*$', os.path.basename(self.path))
+        return int(m.group(1)) if m else None
+
+
+class Histogram:
+    """A latency histogram; meta and size come from its result file, if any."""
+
+    def __init__(self, path, buckets):
+        self.path, self.buckets = path, buckets
+        self.meta, self.title, self.size = {}, 'latency histogram', None
+        m = re.match(r'(.*)\.hist(?:-(\d+))?\.csv$', path)
+        if m and m.group(2):
+            self.size = int(m.group(2))
+        sibling = m.group(1) + '.csv' if m else None
+        if sibling and os.path.exists(sibling):
+            res = read(sibling)
+            if isinstance(res, Result):
+                self.meta, self.title = res.meta, res.title
+                if self.size is None and len(res.rows) == 1:
+                    self.size = int(res.rows[0]['size_bytes'])
+
+
+def rows_have(rows, key):
+    return any(r.get(key) is not None for r in rows)
+
+
+def number(text):
+    if text is None or text == '':
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
+def check_schema(path, version):
+    if str(version) != str(SCHEMA):
+        raise InputError('%s: schema version %s; this tool reads version %d'
+                         % (path, version, SCHEMA))
+
+
+def read(path):
+    """A Result or a Histogram; InputError when the file is not ours."""
+    try:
+        with open(path, encoding='utf-8') as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError('%s: %s' % (path, getattr(e, 'strerror', None) or e))
+    if text.lstrip().startswith('{'):
+        return read_json(path, text)
+    first = text.split('\n', 1)[0]
+    m = re.match(r'# rdmabench (histogram|raw samples) schema=(\S+)', first)
+    if m:
+        check_schema(path, m.group(2))
+        if m.group(1) != 'histogram':
+            raise InputError('%s: raw samples are not read here; use a -H histogram' % path)
+        return read_histogram(path, text)
+    if not first.startswith('# rdmabench'):
+        raise InputError('%s: not an rdmabench result file (it does not start with "# rdmabench")'
+                         % path)
+    return read_csv(path, text, first[len('# rdmabench'):].strip())
+
+
+def read_csv(path, text, title):
+    meta, status, body = {}, None, []
+    for line in text.splitlines()[1:]:
+        if line.startswith('#'):
+            key, sep, value = line[1:].strip().partition('=')
+            if key == 'status' and sep:
+                status = value
+            elif sep:
+                meta[key] = value
+        elif line.strip():
+            body.append(line)
+    for key in ('schema', 'schema_version'):
+        if key in meta:
+            check_schema(path, meta[key])
+    reader = csv.DictReader(body)
+    need_columns(path, reader.fieldnames or [])
+    rows = [{k: number(v) for k, v in row.items()} for row in reader]
+    return Result(path, title, meta, rows, status)
+
+
+def read_json(path, text):
+    try:
+        doc = json.loads(text)
+    except ValueError as e:
+        raise InputError('%s: not an rdmabench result file (bad JSON: %s)' % (path, e))
+    if not isinstance(doc, dict) or 'schema_version' not in doc or 'results' not in doc:
+        raise InputError('%s: not an rdmabench result file (no schema_version/results)' % path)
+    check_schema(path, doc['schema_version'])
+    rows = doc['results'] or []
+    need_columns(path, list(rows[0]) if rows else ['size_bytes', 'bw_avg_mibps'])
+    meta = {k: '' if v is None else str(v) for k, v in (doc.get('meta') or {}).items()}
+    return Result(path, doc.get('title') or '', meta, rows, doc.get('status'))
+
+
+def need_columns(path, names):
+    if 'size_bytes' not in names or not ({'bw_avg_mibps', 'lat_p50_us'} & set(names)):
+        raise InputError('%s: not an rdmabench result file (no size_bytes and '
+                         'bw_avg_mibps or lat_p50_us column)' % path)
+
+
+def read_histogram(path, text):
+    lines = [l for l in text.splitlines() if l.strip() and not l.startswith('#')]
+    reader = csv.DictReader(lines)
+    want = ['lower_ns', 'upper_ns', 'count', 'cumulative_fraction']
+    if reader.fieldnames != want:
+        raise InputError('%s: histogram header is not %s' % (path, ','.join(want)))
+    try:
+        buckets = [tuple(float(r[k]) for k in want) for r in reader]
+    except (TypeError, ValueError):
+        raise InputError('%s: a histogram row is not four numbers' % path)
+    return Histogram(path, buckets)
+
+
+def scan(paths, role='client'):
+    """The result files among paths (files, or folders searched for *.csv
+    and *.json); in folders, files of other kinds and other roles are
+    passed over, named files must be ours."""
+    out = []
+    for p in paths:
+        if not os.path.isdir(p):
+            res = read(p)
+            if not isinstance(res, Result):
+                raise InputError('%s: a histogram, not a result file' % p)
+            out.append(res)
+            continue
+        for top, dirs, files in os.walk(p):
+            dirs.sort()
+            for name in sorted(files):
+                if not name.endswith(('.csv', '.json')):
+                    continue
+                try:
+                    res = read(os.path.join(top, name))
+                except InputError:
+                    continue
+                if isinstance(res, Result) and res.meta.get('role', role) == role:
+                    out.append(res)
+    return out
+
+
+def median(xs):
+    return statistics.median(xs) if xs else None
+
+
+def fmt_size(n, sep=''):
+    """65536 -> '64KiB' (the units the binaries print)."""
+    n = int(n)
+    for unit in ('GiB', 'MiB', 'KiB'):
+        scale = {'GiB': 1 << 30, 'MiB': 1 << 20, 'KiB': 1 << 10}[unit]
+        if n >= scale and n % scale == 0:
+            return '%d%s%s' % (n // scale, sep, unit)
+    return '%d%sB' % (n, sep)

@@ -1,0 +1,208 @@
+#!/bin/sh
+# Automake test (TAP): the documentation agrees with the programs.
+#  - every installed program (bin_PROGRAMS, bin scripts in Makefile.am) has a
+#    man page, and every man page is installed (dist_man_MANS);
+#  - the options in each program's --help and in the OPTIONS section of its
+#    man page are the same, short and long letters alike; rdmabench(7) lists
+#    every option of every benchmark;
+#  - --version prints the version configure was given;
+#  - mandoc -Tlint -W warning has nothing to say (SKIP without mandoc);
+#  - the bash completion offers what --help lists and knows the values of
+#    -c, -A and the file options.
+# Needs the programs built; env top_srcdir and top_builddir (absolute).
+: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+man=$top_srcdir/man
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/rb-docs.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+n=0 failed=0
+
+ok() { # STATUS NAME
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		failed=$((failed + 1))
+	fi
+}
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+diag() { sed 's/^/# /'; }
+
+# Makefile.am's value of the variables matching the ERE NAMES, words one a line.
+am_words() {
+	awk -v names="$1" '
+		{ line = line $0 }
+		/\\$/ { sub(/\\$/, "", line); next }
+		{ if (line ~ "^(" names ")[ \t]*\\+?=") { sub(/^[^=]*=/, "", line); print line } line = "" }
+	' "$top_srcdir/Makefile.am" | tr ' \t' '\n\n' | grep -v '^$' | grep -v '^\$('
+}
+
+# Where a program is: built C programs in the build tree, scripts in either.
+prog_path() {
+	for d in "$top_builddir" "$top_builddir/scripts" "$top_srcdir/scripts"; do
+		[ -x "$d/$1" ] && { echo "$d/$1"; return 0; }
+	done
+	return 1
+}
+
+# Option keys ("-d --ib-dev", "--bind", "-v") from option headings, one a
+# line on stdin ("-d, --ib-dev=DEV", "--mode auto|vm|host", "-o DIR, --output DIR").
+heading_keys() {
+	tr ',' ' ' | awk '{
+		s = ""; l = ""
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ /^--[A-Za-z0-9]/) { w = substr($i, 3); sub(/[=[].*/, "", w); l = l " --" w }
+			else if ($i ~ /^-[A-Za-z0-9]$/ || $i ~ /^-[A-Za-z0-9][=[]/) s = s " " substr($i, 1, 2)
+		}
+		k = s l; sub(/^ /, "", k); if (k != "") print k
+	}' | sort -u
+}
+
+# The option keys of PROG --help: its lines that start with spaces and a
+# dash, up to the first run of two spaces.
+help_keys() {
+	"$1" --help 2>/dev/null | sed -n 's/^ \{1,\}\(-.*\)$/\1/p' | sed 's/   */\t/' | cut -f1 | heading_keys
+}
+
+# The option keys of a man page: the heading line after each .TP of OPTIONS.
+man_keys() {
+	awk '/^\.SH / { on = ($0 ~ /^\.SH "?OPTIONS/) ; next }
+		on && prev == ".TP" { print } { prev = $0 }' "$1" |
+		sed -e 's/^\.[A-Z][A-Z]* //' -e 's/\\f[BIRP]//g' -e 's/\\-/-/g' -e 's/"//g' | heading_keys
+}
+
+# --- every program has a man page, every page is installed ---------------------
+
+programs=$( (am_words 'bin_PROGRAMS'; am_words '(dist_|nodist_)?bin_SCRIPTS') | sed 's,.*/,,')
+benches=$(echo "$programs" | grep '^rb_.*_\(bw\|lat\)$')
+pages=$(am_words 'dist_man_MANS|man_MANS|man1_MANS|man7_MANS')
+for p in $programs; do
+	[ -f "$man/$p.1" ]
+	ok $? "$p has a man page (man/$p.1)"
+done
+[ -f "$man/rdmabench.7" ]
+ok $? "the overview page man/rdmabench.7 exists"
+missing=""
+for f in "$man"/*.[1-8]; do
+	[ -e "$f" ] || continue
+	echo "$pages" | grep -qx "man/${f##*/}" || missing="$missing ${f##*/}"
+done
+[ -z "$missing" ]
+ok $? "every man page is installed (dist_man_MANS)${missing:+: missing$missing}"
+
+# --- --help and the man page list the same options ---------------------------------
+
+for p in $programs; do
+	path=$(prog_path "$p") || { ok 1 "$p: --help vs man/$p.1 (program not found)"; continue; }
+	[ -f "$man/$p.1" ] || { ok 1 "$p: --help vs man/$p.1 (no page)"; continue; }
+	help_keys "$path" >"$tmp/help"
+	man_keys "$man/$p.1" >"$tmp/man"
+	# every program answers --help, listed or not
+	grep -qx -- '-h --help' "$tmp/help" || echo '-h --help' >>"$tmp/help"
+	sort -u -o "$tmp/help" "$tmp/help"
+	st=0
+	[ -s "$tmp/help" ] || st=1
+	if ! cmp -s "$tmp/help" "$tmp/man"; then
+		st=1
+		comm -23 "$tmp/help" "$tmp/man" | sed 's/^/in --help, not in the man page: /' | diag
+		comm -13 "$tmp/help" "$tmp/man" | sed 's/^/in the man page, not in --help: /' | diag
+	fi
+	ok $st "$p: every option of --help is in man/$p.1 and the other way round ($(wc -l <"$tmp/help") options)"
+done
+
+: >"$tmp/union"
+for p in $benches; do
+	path=$(prog_path "$p") && help_keys "$path" >>"$tmp/union"
+done
+sort -u -o "$tmp/union" "$tmp/union"
+man_keys "$man/rdmabench.7" >"$tmp/man7"
+st=0
+[ -s "$tmp/union" ] || st=1
+if ! cmp -s "$tmp/union" "$tmp/man7"; then
+	st=1
+	comm -23 "$tmp/union" "$tmp/man7" | sed 's/^/accepted by a benchmark, not in rdmabench(7): /' | diag
+	comm -13 "$tmp/union" "$tmp/man7" | sed 's/^/in rdmabench(7), accepted by no benchmark: /' | diag
+fi
+ok $st "rdmabench(7) lists every benchmark option and no other ($(wc -l <"$tmp/union") options)"
+
+# --- --version -------------------------------------------------------------------
+
+version=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"$/\1/p' "$top_builddir/config.h" 2>/dev/null)
+[ -n "$version" ] ||
+	version=$(sed -n 's/^AC_INIT(\[[^]]*\], *\[\([^]]*\)\].*/\1/p' "$top_srcdir/configure.ac")
+for p in $(am_words 'bin_PROGRAMS'); do
+	out=$("$top_builddir/$p" --version 2>&1)
+	st=$?
+	[ "$st" = 0 ] && [ "$out" = "$p (rdmabench) $version" ]
+	ok $? "$p --version prints '$p (rdmabench) $version' (got '$out', status $st)"
+done
+
+# --- mandoc -------------------------------------------------------------------------
+
+if command -v mandoc >/dev/null 2>&1; then
+	mandoc -Tlint -W warning "$man"/*.[1-8] >"$tmp/lint" 2>&1
+	st=$?
+	diag <"$tmp/lint"
+	[ "$st" = 0 ] && [ ! -s "$tmp/lint" ]
+	ok $? "mandoc -Tlint -W warning man/*: clean"
+else
+	skip "mandoc -Tlint -W warning man/*: clean" "mandoc is not installed"
+fi
+
+# --- bash completion ------------------------------------------------------------------
+
+comp=$top_srcdir/completion/rdmabench.bash
+# complete WORD...: COMPREPLY, one a line, for the last WORD (the cursor's)
+complete_words() {
+	PATH=$top_builddir:$top_srcdir/scripts:$PATH bash --norc --noprofile -c '
+		. "$1" || exit 1
+		shift
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+		COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+		_rdmabench "$1" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+		printf "%s\n" "${COMPREPLY[@]}"' complete_words "$comp" "$@"
+}
+
+if command -v bash >/dev/null 2>&1; then
+	complete_words rb_send_bw -- >"$tmp/reply"
+	sed 's/=$//' "$tmp/reply" | sort -u >"$tmp/comp"
+	help_keys "$top_builddir/rb_send_bw" | tr ' ' '\n' | grep '^--' | sort -u >"$tmp/long"
+	echo 'rb_send_bw --<TAB>:' | diag
+	paste -sd' ' "$tmp/reply" | fold -s -w 76 | diag
+	[ -s "$tmp/long" ] && cmp -s "$tmp/comp" "$tmp/long"
+	ok $? "completion: rb_send_bw --<TAB> offers every long option of its --help ($(wc -l <"$tmp/long"))"
+
+	reply=$(complete_words rb_send_lat -c '' | paste -sd' ')
+	echo "rb_send_lat -c <TAB>: $reply" | diag
+	[ "$reply" = "RC UC UD" ]
+	ok $? "completion: -c completes RC UC UD"
+
+	reply=$(complete_words rb_atomic_bw --atomic_type= | paste -sd' ')
+	echo "rb_atomic_bw --atomic_type=<TAB>: $reply" | diag
+	[ "$reply" = "--atomic_type=FETCH_AND_ADD --atomic_type=CMP_AND_SWAP" ]
+	ok $? "completion: --atomic_type= completes FETCH_AND_ADD CMP_AND_SWAP"
+
+	mkdir "$tmp/files" && : >"$tmp/files/hist-a.csv" && : >"$tmp/files/hist-b.csv"
+	reply=$(cd "$tmp/files" && complete_words rb_send_lat --raw = hist | paste -sd' ')
+	echo "rb_send_lat --raw=hist<TAB>: $reply" | diag
+	[ "$reply" = "hist-a.csv hist-b.csv" ]
+	ok $? "completion: --raw=FILE completes file names"
+
+	reply=$(cd "$tmp/files" && complete_words rb_send_lat -H hist-b | paste -sd' ')
+	[ "$reply" = "hist-b.csv" ]
+	ok $? "completion: -H FILE completes file names"
+
+	unreg=""
+	for p in $programs; do
+		PATH=$top_builddir:$PATH bash --norc --noprofile -c '. "$1" && complete -p "$2"' x "$comp" "$p" \
+			>/dev/null 2>&1 || unreg="$unreg $p"
+	done
+	[ -z "$unreg" ]
+	ok $? "completion: every installed program is registered${unreg:+ (not:$unreg)}"
+else
+	skip "completion" "bash is not installed"
+fi
+
+echo "1..$n"
+[ "$failed" = 0 ]

@@ -1,0 +1,50 @@
+# rb_send_lat on RC, UC and UD and with its options.  Sourced by run-all.sh
+# (see lib.sh).  The client measures -n round trips after the warm-up; the
+# server prints the client's row (rb_send_lat(1)).  --warmup 20 instead of
+# 100 keeps the busy-polling ping-pong short under emulation.
+
+P=rb_send_lat
+
+rb_csv "send_lat RC" $P "-n 200" &&
+	rb_check "$(rb_file client.csv)" 'status == "complete"' 'lat(r, 2, 200)' \
+		'meta["warmup_iterations"] == 100' 'meta["transport"] == "RC"' &&
+	rb_same_rows "$(rb_file client.csv)" "$(rb_file server.csv)"
+tap_ok $? "rb_send_lat -c RC: 200 samples, both sides print the same row"
+
+for tr in UC UD; do
+	rb_csv "send_lat $tr" $P "-c $tr -n 200 --warmup 20" &&
+		rb_check "$(rb_file client.csv)" 'status == "complete"' 'lat(r, 2, 200)' \
+			"meta['transport'] == '$tr'" &&
+		rb_same_rows "$(rb_file client.csv)" "$(rb_file server.csv)"
+	tap_ok $? "rb_send_lat -c $tr: 200 samples, both sides print the same row"
+done
+
+rb_csv "send_lat UD -a" $P "-c UD -a -n 20 --warmup 2" &&
+	rb_check "$(rb_file client.csv)" 'status == "complete"' \
+		'[x["size_bytes"] for x in rows] == [s for s in SWEEP if s <= meta["mtu_bytes"]]' \
+		'all(lat(x, x["size_bytes"], 20) for x in rows)'
+tap_ok $? "rb_send_lat -c UD -a -n 20: one row per size up to the path MTU"
+
+# --raw: one line per sample, one-way (half the round trip) like the row.
+rb_csv "send_lat --raw" $P "-n 300 --warmup 20" '--raw=$RB_CASE_DIR/raw.csv' &&
+	rb_check "$(rb_file client.csv)" 'lat(r, 2, 300)' &&
+	min=$(csv_col "$(rb_file client.csv)" lat_min_us) &&
+	rb_check "$(rb_file raw.csv)" 'header == ["sample", "latency_ns"]' \
+		'expect(len(rows) == 300, "%d samples" % len(rows))' \
+		'[x["sample"] for x in rows] == list(range(300))' \
+		"expect(close(min(x['latency_ns'] for x in rows) / 1e3, $min, 1e-3), 'min is not lat_min_us $min')"
+tap_ok $? "rb_send_lat --raw: 300 samples, the smallest is lat_min_us"
+
+rb_csv "send_lat -D" $P "-D 2" &&
+	rb_check "$(rb_file client.csv)" 'status == "complete"' 'lat(r, 2, None)' \
+		'expect(0.3 <= r["window_s"] <= 2.0, "window_s %s" % r["window_s"])'
+tap_ok $? "rb_send_lat -D 2: samples > 0, window within 0.3..2 s"
+
+rb_csv "send_lat -e" $P "-n 200 --warmup 20 -e" &&
+	rb_check "$(rb_file client.csv)" 'lat(r, 2, 200)' 'meta["completion"] == "events"'
+tap_ok $? "rb_send_lat -e: 200 samples with completion events"
+
+rb_csv "send_lat -R" $P "-R -n 200 --warmup 20" &&
+	rb_check "$(rb_file client.csv)" 'lat(r, 2, 200)' 'meta["connect"] == "rdma_cm"' &&
+	rb_same_rows "$(rb_file client.csv)" "$(rb_file server.csv)"
+tap_ok $? "rb_send_lat -R: connected by rdma_cm"

@@ -1,0 +1,47 @@
+# The regression check can pass and can fail: scripts/rb-regress measures
+# rb_write_bw interleaved (A B B A ..., 5 pairs) against a baseline, then
+# rb-compare judges the paired ratios.  The build against itself must pass;
+# the --enable-test-delay build with a busy wait of RB_TEST_DELAY_NS per
+# message must fail and name the regression.  Sourced by run-all.sh (see
+# lib.sh); about a minute and a half on the qemu test bed.
+#
+# The delay build is a second build of this tree in build-delay/ (or
+# $RB_DELAY_BIN); .ci/run makes it.  Without it the failing case SKIPs.
+
+t40_delay_bin=${RB_DELAY_BIN:-$top_srcdir/build-delay}
+# 0.5 ms per message: rb_write_bw at 4 KiB on rxe moves a message in about
+# 0.2 ms, so this cuts the bandwidth to about a third
+t40_delay_ns=${RB_T40_DELAY_NS:-500000}
+
+# t40_regress NAME CURRENT: rb-regress of CURRENT against the build under
+# test; its stdout (the table) in $RB_TMP/NAME.out, its status returned.
+t40_regress() {
+	local out=$RB_TMP/$1
+	rm -rf "$out"
+	RB_TEST_DELAY_NS=$t40_delay_ns "$top_srcdir/scripts/rb-regress" -o "$out" -r 5 \
+		--current "$2" "$RB_BIN" -- -b rb_write_bw -s 4K -n 1000 --retries 1 \
+		>"$out.out" 2>"$out.err" </dev/null
+}
+
+# t40_show NAME: the table and the last words of stderr, as TAP comments.
+t40_show() {
+	tap_diag "$(cat "$RB_TMP/$1.out")"
+	tap_diag "$(tail -n 5 "$RB_TMP/$1.err")"
+}
+
+t40_regress same "$RB_BIN"
+st=$?
+t40_show same
+tap_ok "$st" "regress: the build against itself passes (rb-regress exit status $st)"
+
+if ! [ -x "$t40_delay_bin/rb_write_bw" ]; then
+	tap_skip "regress: the delay build fails the check" "no $t40_delay_bin/rb_write_bw (configure --enable-test-delay there)"
+elif ! grep -qs 'define RB_TEST_DELAY 1' "$t40_delay_bin/config.h"; then
+	tap_skip "regress: the delay build fails the check" "$t40_delay_bin is not configured with --enable-test-delay"
+else
+	t40_regress delay "$t40_delay_bin"
+	st=$?
+	t40_show delay
+	[ "$st" = 1 ] && grep -q '^rb_write_bw .*bw_avg_mibps.*REGRESSION' "$RB_TMP/delay.out"
+	tap_ok $? "regress: a delay of $t40_delay_ns ns a message is a regression (exit status $st)"
+fi

@@ -1,0 +1,192 @@
+# Correctness of what the programs report, checked against independent
+# sources: the --raw samples, the rxe port counters, the requested duration,
+# and CLOCK_MONOTONIC.  Sourced by run-all.sh (see lib.sh).
+
+RB_DEV_ARGS="-d $RB_DEV -x $RB_GID_INDEX"
+
+# ---- latency statistics against the --raw dump ----
+
+# raw_vs_csv CSV RAW: one line per statistic of CSV's row,
+# "STATUS NAME CSV_VALUE RECOMPUTED" (STATUS ok or FAIL), recomputed from
+# the samples of RAW in exact arithmetic where it can be: the mean with
+# fsum, the population stdev in two passes, nearest-rank percentiles with
+# rank = ceil(p/100 * n) in fractions.  Agreement: 1e-9 relative.
+raw_vs_csv() {
+	python3 - "$1" "$2" <<'EOF'
+import csv, math, sys
+from fractions import Fraction
+
+def rows(path):
+    with open(path) as f:
+        return list(csv.DictReader(l for l in f if l.strip() and not l.startswith('#')))
+
+row = rows(sys.argv[1])[0]
+x = sorted(float(r['latency_ns']) for r in rows(sys.argv[2]))
+n = len(x)
+mean = math.fsum(x) / n
+want = {'iterations': n, 'lat_min_us': x[0] / 1e3, 'lat_max_us': x[-1] / 1e3,
+        'lat_avg_us': mean / 1e3,
+        'lat_stdev_us': math.sqrt(math.fsum((v - mean) ** 2 for v in x) / n) / 1e3}
+for col in row:
+    if col.startswith('lat_p') and col.endswith('_us'):
+        p = Fraction(col[5:-3].replace('_', '.'))          # lat_p99_9_us -> 99.9
+        rank = max(1, min(n, math.ceil(p * n / 100)))
+        want[col] = x[rank - 1] / 1e3
+for col, w in want.items():
+    got = float(row[col])
+    good = abs(got - w) <= 1e-9 * max(abs(got), abs(w))
+    print('%s %s %.9f %.9f' % ('ok' if good else 'FAIL', col, got, w))
+EOF
+}
+
+# lat_raw_case PROG SIZE: run PROG with --csv and --raw, then one TAP line
+# per statistic.
+lat_raw_case() {
+	local prog=$1 size=$2 args st csvf rawf
+	args="$RB_DEV_ARGS -s $size -n 2000"
+	csvf=$RB_TMP/$prog-raw.csv rawf=$RB_TMP/$prog-raw.txt
+	rb_pair "$prog raw" "$RB_BIN/$prog $args" "$RB_BIN/$prog $args --csv=$csvf --raw=$rawf $RB_IP"
+	st=$?
+	if [ "$st" != 0 ] || [ ! -s "$rawf" ]; then
+		tap_ok 1 "$prog: runs with --csv and --raw"
+		return
+	fi
+	raw_vs_csv "$csvf" "$rawf" >"$RB_TMP/$prog-raw.check" 2>&1
+	if ! grep -q '^ok lat_p50_us' "$RB_TMP/$prog-raw.check"; then
+		tap_ok 1 "$prog: the statistics can be recomputed from --raw"
+		tap_diag "$(cat "$RB_TMP/$prog-raw.check")"
+		return
+	fi
+	while read -r status name got want; do
+		[ "$status" = ok ]
+		tap_ok $? "$prog: $name from the CSV equals its recomputation from --raw ($got vs $want)"
+	done <"$RB_TMP/$prog-raw.check"
+}
+
+lat_raw_case rb_send_lat 64
+lat_raw_case rb_read_lat 64
+
+# ---- bandwidth counters against the rxe port counters ----
+
+# hw_counter NAME: a port counter of $RB_DEV (hw_counters/NAME, or
+# counters/NAME), empty when this rxe lacks it.
+hw_counter() {
+	local p=/sys/class/infiniband/$RB_DEV/ports/1 f
+	for f in "$p/hw_counters/$1" "$p/counters/$1"; do
+		[ -r "$f" ] && { cat "$f"; return; }
+	done
+}
+
+# Both ends of the pair share one rxe device, so its counters see both
+# directions: sent_pkts counts the client's request packets AND the
+# server's acknowledgements (rcvd_pkts the same packets on arrival).  A
+# message of SIZE bytes over an RC QP with path MTU MTU is
+#     P = ceil(SIZE / MTU)  request packets, each carrying min(SIZE, MTU)
+#                           payload bytes when SIZE < MTU or SIZE % MTU == 0,
+#     A = ceil(P / 66)      ACKs: rxe's requester asks for an ACK on the
+#                           last packet of each message and after 65
+#                           unacknowledged ones (RXE_MAX_PKT_PER_ACK = 64),
+#                           the responder answers each such request;
+# so sent_pkts grows by M * (P + A) for M messages, giving
+#     M_counted = delta / (P + A),  bytes_counted = M_counted * P * min(SIZE, MTU).
+# The 6.1 rxe of the test bed has no byte counter (counters/port_xmit_data
+# is absent; hw_counters/sent_bytes only came in 2026, and counts whole UDP
+# datagrams), which is why bytes go through the packet count and the sizes
+# are chosen so that every packet's payload is known exactly.
+# Retransmissions and RNR NAKs add a few packets; 1 % covers them.
+counter_case() {
+	local prog=$1 size=$2 iters=$3 mtu before after csvf st
+	csvf=$RB_TMP/$prog-counters.csv
+	mtu=$(ibv_devinfo -d "$RB_DEV" 2>/dev/null | awk '/active_mtu/ { print $2; exit }')
+	before=$(hw_counter sent_pkts)
+	if [ -z "$before" ] || [ -z "$mtu" ]; then
+		tap_skip "$prog: messages and bytes agree with the rxe packet counters" \
+			"no hw_counters/sent_pkts or active MTU on $RB_DEV"
+		return
+	fi
+	rb_pair "$prog counters" "$RB_BIN/$prog $RB_DEV_ARGS -s $size -n $iters" \
+		"$RB_BIN/$prog $RB_DEV_ARGS -s $size -n $iters --csv=$csvf $RB_IP"
+	st=$?
+	after=$(hw_counter sent_pkts)
+	python3 - "$csvf" "$size" "$mtu" "$before" "$after" >"$RB_TMP/$prog-counters.check" <<'EOF'
+import csv, math, sys
+path, size, mtu, before, after = sys.argv[1], *map(int, sys.argv[2:])
+row = [r for r in csv.DictReader(l for l in open(path) if l.strip() and not l.startswith('#'))][0]
+P = math.ceil(size / mtu)
+A = math.ceil(P / 66)
+msgs = (after - before) / (P + A)
+nbytes = msgs * P * min(size, mtu)
+for name, got, want in (('messages', int(row['iterations']), msgs),
+                        ('bytes', int(row['bytes']), nbytes)):
+    good = abs(got - want) <= 0.01 * want
+    print('%s %s %d %.1f sent_pkts+%d P=%d A=%d' % ('ok' if good else 'FAIL', name, got, want,
+                                                     after - before, P, A))
+EOF
+	if [ "$st" != 0 ] || ! grep -q '^ok\|^FAIL' "$RB_TMP/$prog-counters.check"; then
+		tap_ok 1 "$prog: messages and bytes agree with the rxe packet counters"
+		return
+	fi
+	tap_diag "$prog -s $size: counters $(for c in sent_pkts rcvd_pkts duplicate_request send_rnr_err rcvd_rnr_err completer_retry_err rdma_sends rdma_recvs; do printf '%s=%s ' $c "$(hw_counter $c)"; done)"
+	while read -r status name got want detail; do
+		[ "$status" = ok ]
+		tap_ok $? "$prog -s $size: $name counted ($got) within 1 % of the rxe counters ($want; $detail)"
+	done <"$RB_TMP/$prog-counters.check"
+}
+
+counter_case rb_write_bw 4096 2000
+counter_case rb_send_bw 64 5000
+
+# ---- duration mode: the figures cover the measured window only ----
+
+# duration_case PROG KIND: -D 5 with a 1 s warm-up.  The row must cover
+# the 4 s window (within 10 %), its counts must be what the rates were
+# computed from, and nothing of the warm-up may be in them.
+duration_case() {
+	local prog=$1 kind=$2 csvf st
+	csvf=$RB_TMP/$prog-duration.csv
+	rb_pair "$prog duration" "$RB_BIN/$prog $RB_DEV_ARGS -s 1024 -D 5 --warmup-time=1" \
+		"$RB_BIN/$prog $RB_DEV_ARGS -s 1024 -D 5 --warmup-time=1 --csv=$csvf $RB_IP"
+	st=$?
+	if [ "$st" != 0 ]; then
+		tap_ok 1 "$prog -D 5: runs"
+		return
+	fi
+	python3 - "$csvf" "$kind" >"$RB_TMP/$prog-duration.check" <<'EOF'
+import csv, sys
+row = [r for r in csv.DictReader(l for l in open(sys.argv[1]) if l.strip() and not l.startswith('#'))][0]
+w, n, size = float(row['window_s']), int(row['iterations']), int(row['size_bytes'])
+checks = [('window_s %.6f is D - warm-up = 4 s within 10 %%' % w, abs(w - 4) <= 0.4)]
+if sys.argv[2] == 'bw':
+    b = int(row['bytes'])
+    checks += [
+        ('messages %d x size %d == bytes %d' % (n, size, b), n * size == b),
+        ('msg_rate_mpps x window_s == messages counted',
+         abs(float(row['msg_rate_mpps']) * 1e6 * w - n) <= 1e-6 * n),
+        ('bw_avg_mibps x window_s == bytes counted',
+         abs(float(row['bw_avg_mibps']) * 1048576 * w - b) <= 1e-6 * b)]
+else:
+    # one ping-pong at a time: n round trips cannot take longer than the window
+    checks += [('%d samples of mean %s us fit in the window' % (n, row['lat_avg_us']),
+                n > 0 and n * float(row['lat_avg_us']) * 2e-6 <= w * 1.001)]
+for name, good in checks:
+    print('%s %s' % ('ok' if good else 'FAIL', name))
+EOF
+	while read -r status name; do
+		[ "$status" = ok ]
+		tap_ok $? "$prog -D 5 --warmup-time=1: $name"
+	done <"$RB_TMP/$prog-duration.check"
+}
+
+duration_case rb_send_bw bw
+duration_case rb_send_lat lat
+
+# ---- the clock, here (the unit test measures it on the build host) ----
+
+if [ -x "$top_builddir/tests/unit/test_clock" ]; then
+	"$top_builddir/tests/unit/test_clock" >"$RB_TMP/test_clock.out" 2>&1
+	st=$?
+	tap_diag "in the test bed ($(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null) clocksource): $(grep -h '^# ' "$RB_TMP/test_clock.out" | sed 's/^# //' | paste -sd';' -)"
+	tap_ok "$st" "test_clock passes in the test bed (a 200 ms sleep agrees with CLOCK_MONOTONIC within 0.1 %)"
+else
+	tap_skip "test_clock passes in the test bed" "tests/unit/test_clock not built (make check builds it)"
+fi

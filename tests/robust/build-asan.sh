@@ -1,0 +1,39 @@
+#!/bin/bash
+# tests/robust/build-asan.sh [DIR]: build the sanitizer variant (ASan+UBSan,
+# configure --enable-sanitizers) in DIR (default: build-asan at the top of
+# the tree), the folder tests/fuzz_args.sh looks in.
+#
+# A VPATH build (../configure from DIR) is what automake offers, but it
+# refuses to run while the source folder is itself configured (an in-tree
+# ./configure, as .ci/run does).  Then DIR gets a copy of the sources (the
+# files git tracks or would track) and is configured in place.  Either way
+# `make -C DIR check` runs the unit tests (and the rxe tests) with the
+# sanitizers.  Exit status: that of the failing step, 0 when built.
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+dir=${1:-$top/build-asan}
+jobs=${JOBS:-2}
+say() { echo "build-asan: $*" >&2; }
+
+mkdir -p "$dir"
+dir=$(cd "$dir" && pwd)
+cd "$top"
+[ -x configure ] || ./bootstrap
+
+if [ ! -f config.status ]; then
+	say "VPATH build in $dir"
+	cd "$dir"
+	[ -f config.status ] || ../configure --enable-sanitizers
+	exec make -j"$jobs"
+fi
+
+say "the source folder is configured in place: building a copy in $dir"
+# Sync the sources (tracked and untracked-but-not-ignored files), keep what
+# was built there before so that make only redoes what changed.
+git ls-files -z -c -o --exclude-standard | xargs -0 cp -a -u --parents -t "$dir"
+cd "$dir"
+if [ ! -f config.status ] || ! grep -q -- --enable-sanitizers config.status; then
+	./bootstrap
+	./configure --enable-sanitizers
+fi
+exec make -j"$jobs"
