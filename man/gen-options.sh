@@ -246,6 +246,7 @@ Comma-separated latency percentiles, each in (0,100], at most 15.
 Default 50,90,99,99.9,99.99.
 The 50th is always reported (t_typical, lat_p50_us); each other one adds a
 column (99.9 gives lat_p99_9_us).
+[lat,all] Both sides must give the same list.
 [bw] Bandwidth benchmarks report no latency.
 @csv
 Results as CSV instead of the human table: to FILE, or to stdout when FILE is
@@ -342,7 +343,7 @@ transports_text() {
 page_tags() { # NAME
 	local m=bw v
 	[ "$(bench_field "$1" metric)" = METRIC_LAT ] && m=lat
-	v=$(bench_field "$1" verb | sed 's/VERB_//' | tr 'A-Z' 'a-z')
+	v=$(bench_field "$1" verb | sed 's/VERB_//' | tr '[:upper:]' '[:lower:]')
 	echo "$m $v"
 }
 
@@ -506,7 +507,7 @@ l l r r r r l.
 Program	Transports	\-s	\-n	\-t	\-r	Latency
 EOF
 	for b in $benches; do
-		lat=\-
+		lat=-
 		[ "$(bench_field "$b" metric)" = METRIC_LAT ] && lat="one-way (RTT/2)"
 		[ "$(bench_field "$b" lat_divisor)" = 1 ] && lat="round trip"
 		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "rb_$b" \

@@ -35,7 +35,7 @@ am_words() {
 		{ line = line $0 }
 		/\\$/ { sub(/\\$/, "", line); next }
 		{ if (line ~ "^(" names ")[ \t]*\\+?=") { sub(/^[^=]*=/, "", line); print line } line = "" }
-	' "$top_srcdir/Makefile.am" | tr ' \t' '\n\n' | grep -v '^$' | grep -v '^\$('
+	' "$top_srcdir/Makefile.am" | tr -s ' \t' '\n\n' | grep -v '^$' | grep -v '^\$('
 }
 
 # Where a program is: built C programs in the build tree, scripts in either.

@@ -28,15 +28,17 @@ for ((t = 0; t < 300; t++)); do	# init loads the RDMA modules in the background
 done
 ip link set lo up
 dummy=no; [ "$TB_NETDEV" = rxedummy0 ] && dummy=yes
+ready=no
 if rxe_setup "$TB_NETDEV" "$TB_IP" "$TB_MTU" $dummy 2>>"$R/setup-err"; then
-	ready_s=$(uptime_s)
+	ready=yes ready_s=$(uptime_s)
 	printf 'boot_s=%s\nready_s=%s\n%s\n' "$boot_s" "$ready_s" \
-		"$(rxe_describe "$TB_NETDEV" "$TB_IP")" >"$R/timing"
+		"$(rxe_describe "$TB_NETDEV" "$TB_IP")" >"$R/timing.tmp"
 	export RB_DEV=rxe0 RB_GID_INDEX RB_IP=$TB_IP RB_NETDEV=$TB_NETDEV
 else
-	printf 'boot_s=%s\nsetup failed: %s\n' "$boot_s" "$(cat "$R/setup-err")" >"$R/timing"
-	[ "$TB_KEEP_GOING" = yes ] || exit 1
+	printf 'boot_s=%s\nsetup failed: %s\n' "$boot_s" "$(cat "$R/setup-err")" >"$R/timing.tmp"
 fi
+mv "$R/timing.tmp" "$R/timing"	# whole at once: bash writes line by line
+[ "$ready" = yes ] || [ "$TB_KEEP_GOING" = yes ] || exit 1
 
 export RB_TESTBED=vm
 [ -n "$TB_PEER" ] && export RB_PEER=$TB_PEER

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Soft-RoCE setup, shared by the guest (guest.sh) and rb-testbed --host.
 # Sourced by bash.  rxe_setup NETDEV IP MTU CREATE_DUMMY makes rxe0 on NETDEV,
 # waits (at most 20 s) for port 1 ACTIVE and the IPv4-mapped RoCE v2 GID of IP,

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Smoke cases with Debian's perftest on the rxe device: when these fail, the
 # test bed is broken, not the suite.  Sourced by run-all.sh (see lib.sh).
 

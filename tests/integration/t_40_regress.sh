@@ -3,22 +3,25 @@
 # rb-compare judges the paired ratios.  The build against itself must pass;
 # the --enable-test-delay build with a busy wait of RB_TEST_DELAY_NS per
 # message must fail and name the regression.  Sourced by run-all.sh (see
-# lib.sh); about a minute and a half on the qemu test bed.
+# lib.sh); 20 runs, about two minutes on an idle 2-core host.
 #
 # The delay build is a second build of this tree in build-delay/ (or
 # $RB_DELAY_BIN); .ci/run makes it.  Without it the failing case SKIPs.
 
 t40_delay_bin=${RB_DELAY_BIN:-$top_srcdir/build-delay}
-# 0.5 ms per message: rb_write_bw at 4 KiB on rxe moves a message in about
-# 0.2 ms, so this cuts the bandwidth to about a third
-t40_delay_ns=${RB_T40_DELAY_NS:-500000}
+# 2 ms a message: rb_write_bw at 4 KiB on qemu's rxe moves one in 0.1-0.2 ms,
+# so this cuts the bandwidth ~10-20 times, far beyond the emulation's noise
+# (one run in a few is 2-10 times off); it adds 2 s to each delayed run
+t40_delay_ns=${RB_T40_DELAY_NS:-2000000}
 
 # t40_regress NAME CURRENT: rb-regress of CURRENT against the build under
 # test; its stdout (the table) in $RB_TMP/NAME.out, its status returned.
 t40_regress() {
 	local out=$RB_TMP/$1
 	rm -rf "$out"
-	RB_TEST_DELAY_NS=$t40_delay_ns "$top_srcdir/scripts/rb-regress" -o "$out" -r 5 \
+	# /usr/bin first: under emulation a pyenv shim costs ~20 s a start
+	PATH=/usr/bin:$PATH RB_TEST_DELAY_NS=$t40_delay_ns \
+		"$top_srcdir/scripts/rb-regress" -o "$out" -r 5 \
 		--current "$2" "$RB_BIN" -- -b rb_write_bw -s 4K -n 1000 --retries 1 \
 		>"$out.out" 2>"$out.err" </dev/null
 }

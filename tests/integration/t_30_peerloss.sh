@@ -1,0 +1,233 @@
+# Peer loss, stalls and SIGINT.  Sourced by run-all.sh (see lib.sh).
+#
+# Trials: a server and a client of one benchmark; one of them (the victim,
+# chosen at random) gets SIGKILL at a random point: early (connecting,
+# HELLO, device setup, QP exchange, barrier), mid-run, or just after it
+# printed its row (the RESULT exchange and teardown).  Some trials SIGSTOP
+# the victim instead: a peer that is there but silent.  The other side (the
+# survivor) must then exit within --timeout + 5 s, with status 1 and an
+# error on stderr (or 0 with its row, when it had finished), and no crash
+# (status > 128) or sanitizer report.  A server whose client died before
+# connecting waits for the next one by design: it must end on SIGINT.
+#
+# The benchmarks run side by side, each on its own -p.  Knobs:
+# RB_PEERLOSS_TRIALS (per benchmark, default 20), RB_PEERLOSS_TIMEOUT
+# (--timeout, default 3), RB_PEERLOSS_PROGS, RB_PEERLOSS_SEED (replay).
+
+pl_trials=${RB_PEERLOSS_TRIALS:-20}
+pl_timeout=${RB_PEERLOSS_TIMEOUT:-3}
+pl_limit=$((pl_timeout + 5))
+pl_progs=${RB_PEERLOSS_PROGS:-rb_send_bw rb_send_lat rb_write_bw rb_read_lat}
+pl_seed=${RB_PEERLOSS_SEED:-$((RANDOM * 32768 + RANDOM))}
+pl_sanitizer='Sanitizer|runtime error:'
+
+# pl_launch DIR SIDE CMD...: CMD in the background (bash waits on it);
+# DIR/SIDE.pid is its pid, DIR/SIDE.rc "STATUS END_NS" once it ended.
+pl_launch() {
+	local d=$1 side=$2
+	shift 2
+	bash -c 'd=$1 side=$2; shift 2
+		"$@" >"$d/$side.out" 2>"$d/$side.err" </dev/null &
+		echo $! >"$d/$side.pid"
+		wait $!
+		echo "$? $(date +%s%N)" >"$d/$side.rc"' _ "$d" "$side" "$@" 2>/dev/null &
+	until [ -s "$d/$side.pid" ]; do sleep 0.01; done
+}
+
+pl_ended() { [ -s "$1/$2.rc" ]; }
+
+# pl_wait_end DIR SIDE SECONDS: true once SIDE ended (within SECONDS).
+pl_wait_end() {
+	local i
+	for i in $(seq $(($3 * 20))); do
+		pl_ended "$1" "$2" && return 0
+		sleep 0.05
+	done
+	pl_ended "$1" "$2"
+}
+
+pl_rand() { awk -v s="$1" -v lo="$2" -v hi="$3" 'BEGIN { srand(s); printf "%.3f", lo + (hi - lo) * rand() }'; }
+
+# The phase the survivor names in its first error line.
+pl_phase() {
+	local e
+	e=$(grep -m1 'error:' "$1" 2>/dev/null)
+	case $e in
+	'') echo "none" ;;
+	*connecting\ to*) echo "connect" ;;
+	*HELLO* | *parameters*) echo "hello" ;;
+	*QP\ list* | *sending\ QP* | *a\ QP\ message* | *QP\ exchange*) echo "qp-exchange" ;;
+	*ibv_* | *rdma_cm* | *device*) echo "setup" ;;
+	*starting\ the\ measurement* | *READY*) echo "barrier" ;;
+	*nothing\ completed* | *completion\ error* | *at\ size*) echo "run" ;;
+	*finishing* | *DONE*) echo "done" ;;
+	*RESULT* | *result*) echo "result" ;;
+	*) echo "other" ;;
+	esac
+}
+
+# pl_trial PROG PORT ARGS N SEED: one trial; appends a line to $pl_dir/PROG.res:
+# "N victim point phase survivor_rc seconds trial_seconds|verdict|error line".
+pl_trial() {
+	local prog=$1 port=$2 args=$3 n=$4 seed=$5 d victim survivor point sig t0 t1 secs rc verdict
+	local start=$SECONDS
+	d=$pl_dir/$prog/$n
+	mkdir -p "$d"
+	victim=client survivor=server
+	[ $((seed % 2)) = 0 ] && victim=server survivor=client
+	case $(((seed / 2) % 10)) in
+	0 | 1 | 2) point=early ;;
+	3 | 4 | 5) point=run ;;
+	6 | 7) point=late ;;
+	*) point=stop ;;
+	esac
+	# half the trials sleep on a completion channel (-e), where supported
+	[ $(((seed / 20) % 2)) = 1 ] && "$RB_BIN/$prog" --help | grep -q -- --events && args="$args -e"
+	local cmd=("$RB_BIN/$prog" -d "$RB_DEV" -x "$RB_GID_INDEX" -p "$port" --timeout "$pl_timeout" $args)
+	pl_launch "$d" server "${cmd[@]}" --verbose
+	wait_listen "$port" || echo "t_30: nothing listens on $port" >>"$d/server.err"
+	pl_launch "$d" client "${cmd[@]}" "$RB_IP"
+	case $point in
+	early) sleep "$(pl_rand "$seed" 0 0.6)" ;;
+	run | stop) sleep "$(pl_rand "$seed" 0.6 1.8)" ;;
+	late) for _ in $(seq 600); do
+		grep -Eq '^ +[0-9]+ +[0-9]+ ' "$d/$victim.out" && break
+		pl_ended "$d" "$victim" && break
+		sleep 0.02
+	done ;;
+	esac
+	sig=KILL
+	[ "$point" = stop ] && sig=STOP
+	if pl_ended "$d" "$victim" || ! kill -s "$sig" "$(cat "$d/$victim.pid")" 2>/dev/null; then
+		point=missed
+	fi
+	t0=$(date +%s%N)
+	if pl_wait_end "$d" "$survivor" "$pl_limit"; then
+		read -r rc t1 <"$d/$survivor.rc"
+		verdict=ok
+	elif [ "$survivor" = server ] && ! grep -q 'connected' "$d/server.err"; then
+		# no client ever reached it: it waits for one by design
+		kill -INT "$(cat "$d/server.pid")"
+		pl_wait_end "$d" server 5
+		read -r rc t1 <"$d/server.rc" 2>/dev/null
+		verdict=ok point=waiting
+		[ "${rc:-x}" = 1 ] || verdict="server waiting for a client did not exit 1 on SIGINT (${rc:-still running})"
+	else
+		kill -KILL "$(cat "$d/$survivor.pid")" 2>/dev/null
+		verdict="hang: the $survivor still runs ${pl_limit} s after the $victim got SIG$sig"
+		rc=hang t1=$(date +%s%N)
+	fi
+	[ "$sig" = STOP ] && kill -KILL "$(cat "$d/$victim.pid")" 2>/dev/null
+	secs=$(awk -v a="$t0" -v b="${t1:-$t0}" 'BEGIN { printf "%.1f", (b - a) / 1e9 }')
+	if [ "$verdict" = ok ]; then
+		if [ "$rc" -gt 128 ]; then
+			verdict="the $survivor crashed: status $rc"
+		elif grep -Eq "$pl_sanitizer" "$d/$survivor.err"; then
+			verdict="sanitizer report from the $survivor"
+		elif [ "$rc" = 0 ] && [ "$point" != missed ] &&
+			! grep -Eq '^ +[0-9]+ +[0-9]+ ' "$d/$survivor.out"; then
+			verdict="the $survivor exited 0 without its row"
+		elif [ "$rc" != 0 ] && [ "$rc" != 1 ]; then
+			verdict="the $survivor exited $rc (want 1, or 0 when it had finished)"
+		elif [ "$rc" = 1 ] && ! grep -q 'error:' "$d/$survivor.err"; then
+			verdict="the $survivor exited 1 without an error message"
+		fi
+	fi
+	# the victim, when it ran to its end by itself, must have been fine too
+	if [ "$point" = missed ] && [ "$verdict" = ok ] && [ "$(cut -d' ' -f1 "$d/$victim.rc")" -gt 128 ]; then
+		verdict="the $victim crashed: status $(cut -d' ' -f1 "$d/$victim.rc")"
+	fi
+	wait
+	echo "$n $victim $point $(pl_phase "$d/$survivor.err") $rc $secs $((SECONDS - start))|$verdict|$(grep -m1 'error:' "$d/$survivor.err")" >>"$pl_dir/$prog.res"
+}
+
+# pl_worker PROG PORT ARGS: the trials of one benchmark, in a row.
+pl_worker() {
+	local n
+	for n in $(seq "$pl_trials"); do
+		pl_trial "$1" "$2" "$3" "$n" "$(((pl_seed + n * 7919 + ${#1} * 104729 + $2) % 1000003))"
+	done
+}
+
+pl_args() {
+	case $1 in
+	*_lat | rb_atomic_bw) echo "-D 1" ;;
+	*) echo "-s 4096 -D 1" ;;
+	esac
+}
+
+pl_dir=$RB_TMP/peerloss
+mkdir -p "$pl_dir"
+tap_diag "peer loss: $pl_trials trials per benchmark, --timeout $pl_timeout, seed $pl_seed (RB_PEERLOSS_SEED replays)"
+pl_port=19300
+for prog in $pl_progs; do
+	pl_worker "$prog" "$pl_port" "$(pl_args "$prog")" &
+	pl_port=$((pl_port + 1))
+done
+wait
+
+for prog in $pl_progs; do
+	res=$pl_dir/$prog.res
+	bad=$(awk -F'|' '$2 != "ok"' "$res" 2>/dev/null)
+	st=0
+	[ -n "$bad" ] && st=1
+	[ "$(wc -l <"$res" 2>/dev/null)" = "$pl_trials" ] || st=1
+	RB_CASE_DIR=""
+	tap_diag "$prog: victim/point: $(awk '{ print $2 "/" $3 }' "$res" | sort | uniq -c | awk '{ printf "%s %s, ", $2, $1 }')"
+	tap_diag "$prog: survivor's phase: $(awk '{ print $4 }' "$res" | sort | uniq -c | awk '{ printf "%s %s, ", $2, $1 }')exit: $(awk '{ print $5 }' "$res" | sort | uniq -c | awk '{ printf "%s %s, ", $2, $1 }')slowest exit $(sort -k6 -g "$res" | tail -n1 | cut -d' ' -f6) s, trials $(awk '{ t += $7 } END { print t }' FS='[ |]' "$res") s"
+	[ -n "${RB_PEERLOSS_KEEP:-}" ] && mkdir -p "$RB_PEERLOSS_KEEP" && cp -r "$pl_dir/." "$RB_PEERLOSS_KEEP/"
+	if [ -n "$bad" ]; then
+		echo "$bad" | while read -r n _; do
+			tap_diag "trial $n: $(grep "^$n " "$res")"
+			for f in server.err client.err; do
+				echo "#   --- $f"
+				tail -n 8 "$pl_dir/$prog/$n/$f" | sed 's/^/#     /'
+			done
+		done
+	fi
+	tap_ok "$st" "$prog: $pl_trials trials, SIGKILL/SIGSTOP of a random side at a random point: the other exits 0/1 within --timeout $pl_timeout + 5 s, no hang, no crash"
+done
+
+# ---- SIGINT: stop cleanly, print what was measured, marked partial, exit 1 ----
+
+# pl_sigint NAME PROG ARGS SIDE FORMAT_ARGS CHECK: SIGINT to SIDE 2 s into a
+# 30 s run.  SIDE must exit 1 and its output pass CHECK; the other side exit
+# 0 or 1 (it ran to the peer's stop); both within 15 s, no sanitizer report.
+pl_sigint() {
+	local name=$1 prog=$2 args=$3 side=$4 fmt=$5 check=$6 t0 took other=server
+	[ "$side" = server ] && other=client
+	rb_case "$name"
+	rb_start server "exec $(rb_cmd "$prog") -p 19399 --timeout $pl_timeout $args --verbose $([ "$side" = server ] && echo "$fmt")"
+	wait_listen 19399
+	rb_start client "exec $(rb_cmd "$prog") -p 19399 --timeout $pl_timeout $args $([ "$side" = client ] && echo "$fmt") \"\$RB_IP\""
+	for _ in $(seq 100); do
+		grep -q connected "$(rb_file server.err)" && break
+		sleep 0.1
+	done
+	sleep 2
+	t0=$(date +%s%N)
+	kill -INT "$(cat "$(rb_file "$side.pid")")"
+	rb_wait client server
+	took=$((($(date +%s%N) - t0) / 1000000))
+	tap_diag "$name: $side exit $(cat "$(rb_file "$side.rc")"), $other exit $(cat "$(rb_file "$other.rc")"), $took ms after SIGINT"
+	[ "$took" -le 15000 ] && [ "$(cat "$(rb_file "$side.rc")")" = 1 ] &&
+		case $(cat "$(rb_file "$other.rc")") in 0 | 1) ;; *) false ;; esac &&
+		! grep -Eq "$pl_sanitizer" "$(rb_file server.err)" "$(rb_file client.err)" &&
+		eval "$check"
+}
+
+pl_sigint "sigint client csv" rb_send_bw "-s 4096 -D 30" client '--csv=$RB_CASE_DIR/client.csv' \
+	'rb_check "$(rb_file client.csv)" "status == \"partial\"" "r[\"iterations\"] > 0" "last == \"# status=partial\""'
+tap_ok $? "SIGINT to a rb_send_bw client mid-run: exit 1, its CSV row and '# status=partial'"
+
+pl_sigint "sigint server json" rb_write_lat "-D 30" server '--json=$RB_CASE_DIR/server.json' \
+	'rb_check "$(rb_file server.json)" "doc[\"status\"] == \"partial\"" "len(doc[\"results\"]) == 1"'
+tap_ok $? "SIGINT to a rb_write_lat server mid-run: exit 1, JSON \"status\": \"partial\" with its result"
+
+pl_sigint "sigint client human" rb_read_lat "-D 30" client '' \
+	'grep -q "^Status: partial" "$(rb_file client.out)" && grep -Eq "^ +2 +[0-9]+ " "$(rb_file client.out)"'
+tap_ok $? "SIGINT to a rb_read_lat client mid-run: exit 1, its row and 'Status: partial'"
+
+pl_sigint "sigint server human" rb_send_bw "-s 4096 -D 30" server '' \
+	'grep -q "^Status: partial" "$(rb_file server.out)" && grep -Eq "^ +4096 +[0-9]+ " "$(rb_file server.out)"'
+tap_ok $? "SIGINT to a rb_send_bw server mid-run: exit 1, its row and 'Status: partial'"
