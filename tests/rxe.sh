@@ -3,7 +3,8 @@
 # rxe device, as TAP.  With an RDMA device on the host (RB_DEV set, or
 # /sys/class/infiniband not empty) it runs them directly; otherwise inside ONE
 # boot of the Soft-RoCE test bed (scripts/rb-testbed).  When the test bed
-# cannot run it prints "1..0 # SKIP reason", never a pass.
+# cannot run it prints "1..0 # SKIP reason", never a pass; under CI=true that
+# is a failure instead: CI must run them for real.
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
@@ -28,11 +29,28 @@ run_tap() {
 	exit "$((rc ? rc : 1))"
 }
 
+
+# In CI (CI=true) the integration tests must run for real: a test bed that
+# cannot start is a failure there, not a skip.
+skip() {
+	if [ "${CI:-}" = true ]; then
+		echo "1..1"
+		echo "not ok 1 - the rxe test bed could not run in CI: $*"
+		exit 1
+	fi
+	echo "1..0 # SKIP $*"
+	exit 0
+}
+# make distcheck re-runs make check in a copy: CI skips the (already run)
+# integration tests there with RB_INTEGRATION=skip.
+if [ "${RB_INTEGRATION:-}" = skip ]; then
+	echo "1..0 # SKIP RB_INTEGRATION=skip"
+	exit 0
+fi
+
 if [ -n "${RB_DEV:-}" ] || [ -n "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
 	run_tap bash "$run_all"
 fi
-
-skip() { echo "1..0 # SKIP $*"; exit 0; }
 [ "$(id -u)" = 0 ] || skip "the test bed needs root (or run with RB_DEV set on an RDMA host)"
 command -v qemu-system-x86_64 >/dev/null || skip "no qemu-system-x86_64 (scripts/rb-testbed --install)"
 [ -x /bin/busybox ] || skip "no /bin/busybox (scripts/rb-testbed --install)"
