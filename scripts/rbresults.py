@@ -47,7 +47,7 @@ class Histogram:
 
     def __init__(self, path, buckets):
         self.path, self.buckets = path, buckets
-        self.meta, self.title, self.size = {}, 'latency histogram', None
+        self.meta, self.title, self.size = {}, '', None
         m = re.match(r'(.*)\.hist(?:-(\d+))?\.csv$', path)
         if m and m.group(2):
             self.size = int(m.group(2))

@@ -105,8 +105,14 @@ static void test_delay(const struct rb_session *s)
 #endif
 }
 
-/* Poll a CQ; with -e, sleep on the completion channel (100 ms at most). */
-static int cq_poll(struct rb_session *s, struct ibv_cq *cq, struct ibv_wc *wc, int max)
+/*
+ * Poll a CQ; with -e and may_sleep, sleep on the completion channel (100 ms
+ * at most).  A loop that could still post must not sleep: the next
+ * completion may be cq_mod posts away.  With -b one loop waits for sends
+ * and receives: both CQs are armed (they share the channel).
+ */
+static int cq_poll(struct rb_session *s, struct ibv_cq *cq, struct ibv_wc *wc, int max,
+		   bool may_sleep)
 {
 	struct ibv_comp_channel *chan = s->q.chan;
 	struct pollfd p;
@@ -114,9 +120,11 @@ static int cq_poll(struct rb_session *s, struct ibv_cq *cq, struct ibv_wc *wc, i
 	void *ev_ctx;
 	int n = ibv_poll_cq(cq, max, wc);
 
-	if (n || !chan)
+	if (n || !chan || !may_sleep)
 		return n;
 	if (ibv_req_notify_cq(cq, 0))
+		return -EIO;
+	if (s->opt->bidir && ibv_req_notify_cq(cq == s->q.send_cq ? s->q.recv_cq : s->q.send_cq, 0))
 		return -EIO;
 	n = ibv_poll_cq(cq, max, wc);
 	if (n)
@@ -289,10 +297,25 @@ static void bw_checkpoint(struct rb_session *s, struct bw_state *b)
 	b->ckpt_next = b->total + b->ckpt_every;
 }
 
-static int bw_reap(struct rb_session *s, struct bw_state *b, struct watch *w)
+/* Could bw_post_batch post on some QP now?  (Its rule: a full list, or
+ * all that is left.) */
+static bool bw_can_post(const struct rb_session *s, const struct bw_state *b)
+{
+	for (int i = 0; i < s->q.n; i++) {
+		const struct qp_count *c = &b->c[i];
+		uint64_t room = s->opt->tx_depth - (c->posted - c->completed);
+		uint64_t left = c->target - c->posted;
+
+		if (left && room && (room >= s->opt->post_list || room >= left))
+			return true;
+	}
+	return false;
+}
+
+static int bw_reap(struct rb_session *s, struct bw_state *b, struct watch *w, bool may_sleep)
 {
 	struct ibv_wc wc[POLL_BATCH];
-	int n = cq_poll(s, s->q.send_cq, wc, POLL_BATCH);
+	int n = cq_poll(s, s->q.send_cq, wc, POLL_BATCH, may_sleep);
 
 	if (n < 0)
 		return check_post(-n, s, "ibv_poll_cq");
@@ -307,7 +330,7 @@ static int bw_reap(struct rb_session *s, struct bw_state *b, struct watch *w)
 	}
 	if (b->ckpt_every && b->total >= b->ckpt_next)
 		bw_checkpoint(s, b);
-	return 0;
+	return rb_stop ? -EINTR : 0;    /* SIGINT while traffic still flows */
 }
 
 static bool bw_all_done(const struct rb_session *s, const struct bw_state *b)
@@ -415,7 +438,7 @@ int loop_bw_post(struct rb_session *s, struct rb_measure *m)
 		for (int i = 0; i < s->q.n && !err; i++)
 			err = bw_post_batch(s, &p, i, &b.c[i]);
 		if (!err)
-			err = bw_reap(s, &b, &w);
+			err = bw_reap(s, &b, &w, !bw_can_post(s, &b));
 		if (s->duration_ns && win.phase < 2 && window_tick(&win, s, b.total))
 			bw_stop_posting(s, &b);
 	}
@@ -488,10 +511,10 @@ struct recv_state {
 	uint64_t first_ns, last_ns;
 };
 
-static int recv_reap(struct rb_session *s, struct recv_state *r, struct watch *w)
+static int recv_reap(struct rb_session *s, struct recv_state *r, struct watch *w, bool may_sleep)
 {
 	struct ibv_wc wc[POLL_BATCH];
-	int n = cq_poll(s, s->q.recv_cq, wc, POLL_BATCH), err;
+	int n = cq_poll(s, s->q.recv_cq, wc, POLL_BATCH, may_sleep), err;
 
 	if (n < 0)
 		return check_post(-n, s, "ibv_poll_cq");
@@ -510,7 +533,7 @@ static int recv_reap(struct rb_session *s, struct recv_state *r, struct watch *w
 		if (err)
 			return err;
 	}
-	return 0;
+	return rb_stop ? -EINTR : 0;    /* SIGINT while traffic still flows */
 }
 
 int loop_bw_recv(struct rb_session *s, struct rb_measure *m)
@@ -524,7 +547,7 @@ int loop_bw_recv(struct rb_session *s, struct rb_measure *m)
 	window_init(&win, s);
 	r.last_ns = win.t0;
 	while (!err && r.total < r.target && !s->peer_done) {
-		err = recv_reap(s, &r, &w);
+		err = recv_reap(s, &r, &w, true);
 		if (s->duration_ns && win.phase < 2)
 			window_tick(&win, s, r.total);
 	}
@@ -567,11 +590,11 @@ int loop_bw_send_bidir(struct rb_session *s, struct rb_measure *m)
 		for (int i = 0; i < s->q.n && !err; i++)
 			err = bw_post_batch(s, &p, i, &b.c[i]);
 		if (!err)
-			err = bw_reap(s, &b, &w);
+			err = bw_reap(s, &b, &w, false);
 		if (err == -ECANCELED)
 			err = 0;
 		if (!err)
-			err = recv_reap(s, &r, &w);
+			err = recv_reap(s, &r, &w, !bw_can_post(s, &b));
 		if (s->duration_ns && win.phase < 2 && window_tick(&win, s, b.total + r.total))
 			bw_stop_posting(s, &b);
 	}
@@ -624,7 +647,7 @@ static int wait_cq(struct rb_session *s, struct ibv_cq *cq, struct ibv_wc *wc, s
 {
 	int n, err;
 
-	while ((n = cq_poll(s, cq, wc, 1)) == 0) {
+	while ((n = cq_poll(s, cq, wc, 1, true)) == 0) {
 		err = watch_idle(w);
 		if (err)
 			return err;
