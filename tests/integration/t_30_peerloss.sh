@@ -10,14 +10,17 @@
 # (status > 128) or sanitizer report.  A server whose client died before
 # connecting waits for the next one by design: it must end on SIGINT.
 #
-# The benchmarks run side by side, each on its own -p.  Knobs:
-# RB_PEERLOSS_TRIALS (per benchmark, default 20), RB_PEERLOSS_TIMEOUT
-# (--timeout, default 3), RB_PEERLOSS_PROGS, RB_PEERLOSS_SEED (replay).
+# RB_PEERLOSS_JOBS benchmarks (default 2) run side by side, each on its own
+# -p.  Other knobs: RB_PEERLOSS_TRIALS (per benchmark, default 20),
+# RB_PEERLOSS_TIMEOUT (--timeout, default 3), RB_PEERLOSS_PROGS (default the
+# four main ones), RB_PEERLOSS_SEED (replay), RB_PEERLOSS_KEEP (a folder to
+# copy each trial's files to).
 
 pl_trials=${RB_PEERLOSS_TRIALS:-20}
 pl_timeout=${RB_PEERLOSS_TIMEOUT:-3}
 pl_limit=$((pl_timeout + 5))
 pl_progs=${RB_PEERLOSS_PROGS:-rb_send_bw rb_send_lat rb_write_bw rb_read_lat}
+pl_jobs=${RB_PEERLOSS_JOBS:-2}
 pl_seed=${RB_PEERLOSS_SEED:-$((RANDOM * 32768 + RANDOM))}
 pl_sanitizer='Sanitizer|runtime error:'
 
@@ -44,6 +47,18 @@ pl_wait_end() {
 		sleep 0.05
 	done
 	pl_ended "$1" "$2"
+}
+
+# pl_wait_for DIR VICTIM FILE ERE: until DIR/FILE has a line matching ERE
+# (30 s at most); false when the victim ended first.
+pl_wait_for() {
+	local i
+	for i in $(seq 1500); do
+		grep -Eq -- "$4" "$1/$3" 2>/dev/null && return 0
+		pl_ended "$1" "$2" && return 1
+		sleep 0.02
+	done
+	return 1
 }
 
 pl_rand() { awk -v s="$1" -v lo="$2" -v hi="$3" 'BEGIN { srand(s); printf "%.3f", lo + (hi - lo) * rand() }'; }
@@ -75,29 +90,27 @@ pl_trial() {
 	mkdir -p "$d"
 	victim=client survivor=server
 	[ $((seed % 2)) = 0 ] && victim=server survivor=client
-	case $(((seed / 2) % 10)) in
-	0 | 1 | 2) point=early ;;
-	3 | 4 | 5) point=run ;;
-	6 | 7) point=late ;;
-	*) point=stop ;;
-	esac
+	local points=(connect hello setup exchange barrier run run late stop-exchange stop-run)
+	point=${points[$(((seed / 2) % 10))]}
 	# half the trials sleep on a completion channel (-e), where supported
 	[ $(((seed / 20) % 2)) = 1 ] && "$RB_BIN/$prog" --help | grep -q -- --events && args="$args -e"
-	local cmd=("$RB_BIN/$prog" -d "$RB_DEV" -x "$RB_GID_INDEX" -p "$port" --timeout "$pl_timeout" $args)
-	pl_launch "$d" server "${cmd[@]}" --verbose
+	local cmd=("$RB_BIN/$prog" -d "$RB_DEV" -x "$RB_GID_INDEX" -p "$port" --timeout "$pl_timeout" --verbose $args)
+	pl_launch "$d" server "${cmd[@]}"
 	wait_listen "$port" || echo "t_30: nothing listens on $port" >>"$d/server.err"
 	pl_launch "$d" client "${cmd[@]}" "$RB_IP"
+	# the moment: a line the victim (or the server) printed, then maybe a pause
 	case $point in
-	early) sleep "$(pl_rand "$seed" 0 0.6)" ;;
-	run | stop) sleep "$(pl_rand "$seed" 0.6 1.8)" ;;
-	late) for _ in $(seq 600); do
-		grep -Eq '^ +[0-9]+ +[0-9]+ ' "$d/$victim.out" && break
-		pl_ended "$d" "$victim" && break
-		sleep 0.02
-	done ;;
+	connect) sleep "$(pl_rand "$seed" 0 0.05)" ;;
+	hello) pl_wait_for "$d" "$victim" server.err 'client .* connected' ;;
+	setup) pl_wait_for "$d" "$victim" "$victim.err" ': device ' ;;
+	exchange | stop-exchange) pl_wait_for "$d" "$victim" "$victim.err" ': placement: ' ;;
+	barrier) pl_wait_for "$d" "$victim" "$victim.out" '^ Command ' ;;
+	run | stop-run) pl_wait_for "$d" "$victim" "$victim.out" '^ Command ' &&
+		sleep "$(pl_rand "$seed" 0.1 0.7)" ;;
+	late) pl_wait_for "$d" "$victim" "$victim.out" '^ +[0-9]+ +[0-9]+ ' ;;
 	esac
 	sig=KILL
-	[ "$point" = stop ] && sig=STOP
+	case $point in stop-*) sig=STOP ;; esac
 	if pl_ended "$d" "$victim" || ! kill -s "$sig" "$(cat "$d/$victim.pid")" 2>/dev/null; then
 		point=missed
 	fi
@@ -160,11 +173,16 @@ pl_dir=$RB_TMP/peerloss
 mkdir -p "$pl_dir"
 tap_diag "peer loss: $pl_trials trials per benchmark, --timeout $pl_timeout, seed $pl_seed (RB_PEERLOSS_SEED replays)"
 pl_port=19300
+pl_t0=$SECONDS
+pl_n=0
 for prog in $pl_progs; do
 	pl_worker "$prog" "$pl_port" "$(pl_args "$prog")" &
 	pl_port=$((pl_port + 1))
+	pl_n=$((pl_n + 1))
+	[ $((pl_n % pl_jobs)) = 0 ] && wait
 done
 wait
+tap_diag "peer loss: $(($(echo $pl_progs | wc -w) * pl_trials)) trials in $((SECONDS - pl_t0)) s, $pl_jobs benchmarks at a time"
 
 for prog in $pl_progs; do
 	res=$pl_dir/$prog.res
@@ -190,37 +208,42 @@ done
 
 # ---- SIGINT: stop cleanly, print what was measured, marked partial, exit 1 ----
 
-# pl_sigint NAME PROG ARGS SIDE FORMAT_ARGS CHECK: SIGINT to SIDE 2 s into a
-# 30 s run.  SIDE must exit 1 and its output pass CHECK; the other side exit
-# 0 or 1 (it ran to the peer's stop); both within 15 s, no sanitizer report.
+# pl_sigint NAME PROG ARGS SIDE FORMAT_ARGS CHECK: SIGINT to SIDE well into a
+# 30 s run (1 s after the other side printed its header).  SIDE must exit 1
+# and its output pass CHECK (in its folder $RB_CASE_DIR); the other side
+# exit 0 or 1; both within 15 s; no sanitizer report.
 pl_sigint() {
-	local name=$1 prog=$2 args=$3 side=$4 fmt=$5 check=$6 t0 took other=server
+	local name=$1 prog=$2 args=$3 side=$4 fmt=$5 check=$6 t0 took other=server rc
 	[ "$side" = server ] && other=client
 	rb_case "$name"
-	rb_start server "exec $(rb_cmd "$prog") -p 19399 --timeout $pl_timeout $args --verbose $([ "$side" = server ] && echo "$fmt")"
+	local cmd=("$RB_BIN/$prog" -d "$RB_DEV" -p 19399 --timeout "$pl_timeout" $args)
+	local fs=() fc=()
+	if [ "$side" = server ]; then fs=($fmt); else fc=($fmt); fi
+	pl_launch "$RB_CASE_DIR" server "${cmd[@]}" "${fs[@]}"
 	wait_listen 19399
-	rb_start client "exec $(rb_cmd "$prog") -p 19399 --timeout $pl_timeout $args $([ "$side" = client ] && echo "$fmt") \"\$RB_IP\""
-	for _ in $(seq 100); do
-		grep -q connected "$(rb_file server.err)" && break
-		sleep 0.1
-	done
-	sleep 2
+	pl_launch "$RB_CASE_DIR" client "${cmd[@]}" "${fc[@]}" "$RB_IP"
+	pl_wait_for "$RB_CASE_DIR" "$side" "$other.out" '^ Command ' && sleep 1
 	t0=$(date +%s%N)
-	kill -INT "$(cat "$(rb_file "$side.pid")")"
-	rb_wait client server
+	kill -INT "$(cat "$RB_CASE_DIR/$side.pid")"
+	pl_wait_end "$RB_CASE_DIR" server 20 && pl_wait_end "$RB_CASE_DIR" client 20
 	took=$((($(date +%s%N) - t0) / 1000000))
-	tap_diag "$name: $side exit $(cat "$(rb_file "$side.rc")"), $other exit $(cat "$(rb_file "$other.rc")"), $took ms after SIGINT"
-	[ "$took" -le 15000 ] && [ "$(cat "$(rb_file "$side.rc")")" = 1 ] &&
-		case $(cat "$(rb_file "$other.rc")") in 0 | 1) ;; *) false ;; esac &&
-		! grep -Eq "$pl_sanitizer" "$(rb_file server.err)" "$(rb_file client.err)" &&
+	for f in server client; do
+		pl_ended "$RB_CASE_DIR" "$f" || kill -KILL "$(cat "$RB_CASE_DIR/$f.pid")"
+	done
+	wait
+	rc=$(cut -d' ' -f1 "$RB_CASE_DIR/$side.rc")
+	tap_diag "$name: $side exit $rc, $other exit $(cut -d' ' -f1 "$RB_CASE_DIR/$other.rc"), both within $took ms of SIGINT"
+	[ "$took" -le 15000 ] && [ "$rc" = 1 ] &&
+		case $(cut -d' ' -f1 "$RB_CASE_DIR/$other.rc") in 0 | 1) ;; *) false ;; esac &&
+		! grep -Eq "$pl_sanitizer" "$RB_CASE_DIR/server.err" "$RB_CASE_DIR/client.err" &&
 		eval "$check"
 }
 
-pl_sigint "sigint client csv" rb_send_bw "-s 4096 -D 30" client '--csv=$RB_CASE_DIR/client.csv' \
+pl_sigint "sigint client csv" rb_send_bw "-s 4096 -D 30" client "--csv=$RB_TMP/sigint_client_csv/client.csv" \
 	'rb_check "$(rb_file client.csv)" "status == \"partial\"" "r[\"iterations\"] > 0" "last == \"# status=partial\""'
 tap_ok $? "SIGINT to a rb_send_bw client mid-run: exit 1, its CSV row and '# status=partial'"
 
-pl_sigint "sigint server json" rb_write_lat "-D 30" server '--json=$RB_CASE_DIR/server.json' \
+pl_sigint "sigint server json" rb_write_lat "-D 30" server "--json=$RB_TMP/sigint_server_json/server.json" \
 	'rb_check "$(rb_file server.json)" "doc[\"status\"] == \"partial\"" "len(doc[\"results\"]) == 1"'
 tap_ok $? "SIGINT to a rb_write_lat server mid-run: exit 1, JSON \"status\": \"partial\" with its result"
 

@@ -1,0 +1,21 @@
+# --numa-node 0 on the two-node test bed: buffers and thread on node 0
+# (CPU 0), remote from the rxe NIC's node 1, and said so.  Inside: the CSV;
+# outside: /proc/PID/numa_maps and Cpus_allowed_list while it runs.
+. "$top_srcdir/tests/numa/numa_lib.sh"
+
+if ! why=$(numa_ready); then
+	tap_skip "--numa-node 0" "$why"
+	return 0
+fi
+
+for P in $(numa_progs); do
+	numa_run "numa-node 0 $P" $P "-s 65536 -D 2 --numa-node 0"
+	st=$?
+	for side in server client; do
+		[ "$st" = 0 ] &&
+			meta_is $side numa_node 0 && meta_is $side buffer_node 0 && meta_is $side cpu 0 &&
+			meta_has $side placement '^# placement=--numa-node: .*remote from the device.s node 1' &&
+			only_on_node 0 "$RB_CASE_DIR/$side.numa_maps" && cpus_is $side 0
+		tap_ok $? "$P $side --numa-node 0: buffers on node 0 (CSV, numa_maps), CPU 0, remote"
+	done
+done
