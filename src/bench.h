@@ -26,6 +26,9 @@ enum rb_feature {
 	FEAT_INLINE = 1 << 5,       /* -I */
 	FEAT_ATOMIC_OP = 1 << 6,    /* -A */
 	FEAT_EVENTS = 1 << 7,       /* -e */
+	/* Implied by the metric and verb, not set in bench files: */
+	FEAT_LATENCY = 1 << 8,      /* --warmup, --percentiles, -H, --raw */
+	FEAT_SIZE = 1 << 9,         /* -s, -a (atomics are always 8 bytes) */
 };
 
 struct rb_defaults {

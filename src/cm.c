@@ -9,6 +9,7 @@
 
 #include "clock.h"
 #include "log.h"
+#include "oob.h"
 #include "run.h"
 
 struct rb_cm {
@@ -188,14 +189,32 @@ static int cm_take_request(struct rb_session *s)
 	return 0;
 }
 
+/* A connect request that comes before the server listens is rejected (no
+ * such service): the client starts only after the server says it listens. */
+static int cm_sync_listening(struct rb_session *s)
+{
+	uint8_t buf[16];
+	uint32_t len;
+	int err = oob_send(s->oob_fd, WIRE_READY, NULL, 0, cm_timeout_ms(s));
+
+	if (!err)
+		err = oob_expect(s->oob_fd, WIRE_READY, buf, sizeof(buf), &len, cm_timeout_ms(s));
+	if (err)
+		log_err("rdma_cm: the %s did not get ready to connect (it failed or is gone)",
+			s->is_client ? "server" : "client");
+	return err;
+}
+
 int cm_open(struct rb_session *s)
 {
 	int err = cm_alloc(s);
 
+	if (!err && !s->is_client)
+		err = cm_listen(s);
+	if (!err)
+		err = cm_sync_listening(s);
 	if (!err && s->is_client)
 		err = cm_open_client(s);
-	else if (!err)
-		err = cm_listen(s);
 	if (!err && !s->is_client)
 		err = cm_take_request(s);
 	if (err)

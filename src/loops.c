@@ -267,7 +267,7 @@ static int bw_post_batch(struct rb_session *s, struct post_set *p, int i, struct
 		return 0;
 	for (unsigned j = 0; j < k; j++) {
 		uint64_t nth = c->posted + j + 1;
-		bool sig = nth % s->opt->cq_mod == 0 || nth == c->target;
+		bool sig = nth % s->cq_mod == 0 || nth == c->target;
 
 		first[j].send_flags = p->base_flags | (sig ? IBV_SEND_SIGNALED : 0);
 		first[j].wr_id = WR_ID(i, nth - c->signaled);
@@ -348,7 +348,7 @@ static void bw_stop_posting(struct rb_session *s, struct bw_state *b)
 		struct qp_count *c = &b->c[i];
 
 		c->target = c->posted == c->signaled ? c->posted
-			  : c->posted - c->posted % s->opt->cq_mod + s->opt->cq_mod;
+			  : c->posted - c->posted % s->cq_mod + s->cq_mod;
 	}
 }
 
@@ -411,7 +411,7 @@ static int bw_state_init(struct bw_state *b, const struct rb_session *s)
 	if (s->iters && !s->opt->bidir) {
 		uint64_t total = s->iters * (uint64_t)s->q.n;
 
-		b->ckpt_every = total / 64 > s->opt->cq_mod ? total / 64 : s->opt->cq_mod;
+		b->ckpt_every = total / 64 > s->cq_mod ? total / 64 : s->cq_mod;
 		b->ckpt_next = b->ckpt_every;
 	}
 	return 0;

@@ -42,16 +42,16 @@ static const struct opt_desc opt_table[] = {
 	{ "tclass", OPT_TCLASS, 1, "N", 0, "traffic class 0..255" },
 	{ "persistent", OPT_PERSISTENT, 0, NULL, 0, "server: serve clients one after another" },
 	{ "timeout", OPT_TIMEOUT, 1, "SECONDS", 0, "deadline for a silent peer or a stalled queue (default 10)" },
-	{ "size", 's', 1, "BYTES", 0, "message size, K/M suffixes (default: per test)" },
-	{ "all", 'a', 0, NULL, 0, "sweep sizes 2B..8MiB in powers of two (UD: up to the MTU)" },
+	{ "size", 's', 1, "BYTES", FEAT_SIZE, "message size, K/M suffixes (default: per test)" },
+	{ "all", 'a', 0, NULL, FEAT_SIZE, "sweep sizes 2B..8MiB in powers of two (UD: up to the MTU)" },
 	{ "iters", 'n', 1, "N", 0, "iterations per size (default: per test)" },
 	{ "duration", 'D', 1, "SECONDS", 0, "run for SECONDS instead of -n iterations" },
-	{ "warmup", OPT_WARMUP, 1, "N", 0, "iterations run before measuring (default: latency 100, bandwidth 0)" },
+	{ "warmup", OPT_WARMUP, 1, "N", FEAT_LATENCY, "iterations run before measuring (default 100)" },
 	{ "warmup-time", OPT_WARMUP_TIME, 1, "SECONDS", 0, "with -D: warm-up excluded from the figures (default 1, or D/4 when D < 4)" },
 	{ "qp", 'q', 1, "N", FEAT_QPS, "number of QPs (default 1)" },
 	{ "bidirectional", 'b', 0, NULL, FEAT_BIDIR, "traffic in both directions" },
 	{ "tx-depth", 't', 1, "N", 0, "send queue depth (default: per test)" },
-	{ "rx-depth", 'r', 1, "N", 0, "receive queue depth (default 512)" },
+	{ "rx-depth", 'r', 1, "N", 0, "receive queue depth (default: per test)" },
 	{ "post_list", 'l', 1, "N", FEAT_POST_LIST, "post N work requests per ibv_post_send (default 1)" },
 	{ "cq-mod", 'Q', 1, "N", FEAT_CQ_MOD, "request a completion every N sends (default 100)" },
 	{ "outs", 'o', 1, "N", FEAT_OUTS, "outstanding RDMA reads/atomics per QP (default: the device maximum)" },
@@ -64,11 +64,11 @@ static const struct opt_desc opt_table[] = {
 	{ "use-hugepages", OPT_HUGEPAGES, 0, NULL, 0, "allocate buffers on huge pages" },
 	{ "use_hugepages", OPT_HUGEPAGES, 0, NULL, 0, NULL },
 	{ "report_gbits", OPT_GBITS, 0, NULL, 0, "human table: bandwidth in Gb/s instead of MiB/s" },
-	{ "percentiles", OPT_PCTS, 1, "LIST", 0, "latency percentiles (default 50,90,99,99.9,99.99)" },
+	{ "percentiles", OPT_PCTS, 1, "LIST", FEAT_LATENCY, "latency percentiles (default 50,90,99,99.9,99.99)" },
 	{ "csv", OPT_CSV, 2, "FILE", 0, "results as CSV (to FILE, or stdout)" },
 	{ "json", OPT_JSON, 2, "FILE", 0, "results as JSON (to FILE, or stdout)" },
-	{ "histogram", 'H', 1, "FILE", 0, "latency histogram as CSV to FILE" },
-	{ "raw", OPT_RAW, 1, "FILE", 0, "every latency sample, in order, to FILE" },
+	{ "histogram", 'H', 1, "FILE", FEAT_LATENCY, "latency histogram as CSV to FILE" },
+	{ "raw", OPT_RAW, 1, "FILE", FEAT_LATENCY, "every latency sample, in order, to FILE" },
 	{ "CPU-freq", 'F', 0, NULL, 0, "accepted for perftest compatibility (no effect)" },
 	{ "verbose", OPT_VERBOSE, 0, NULL, 0, "say more on stderr (clock, placement, QP attributes)" },
 	{ "version", 'V', 0, NULL, 0, "print the version and exit" },
@@ -92,6 +92,13 @@ const char *options_transport_name(enum rb_transport t)
 const char *options_atomic_name(enum rb_atomic_op op)
 {
 	return op == ATOMIC_CMP_SWAP ? "CMP_AND_SWAP" : "FETCH_AND_ADD";
+}
+
+/* The bench file's features and those its metric and verb imply. */
+static unsigned bench_features(const struct rb_bench *b)
+{
+	return b->features | (b->metric == METRIC_LAT ? FEAT_LATENCY : 0) |
+	       (b->verb != VERB_ATOMIC ? FEAT_SIZE : 0);
 }
 
 static const struct opt_desc *opt_find(int code)
@@ -277,7 +284,9 @@ static int options_apply(int c, const char *arg, struct rb_options *o)
 	case 't': return parse_uint(c, arg, 1, 16384, &o->tx_depth);
 	case 'r': return parse_uint(c, arg, 1, 16384, &o->rx_depth);
 	case 'l': return parse_uint(c, arg, 1, 1024, &o->post_list);
-	case 'Q': return parse_uint(c, arg, 1, 1024, &o->cq_mod);
+	case 'Q':
+		o->cq_mod_given = true;
+		return parse_uint(c, arg, 1, 1024, &o->cq_mod);
 	case 'o': return parse_uint(c, arg, 1, 256, &o->outs);
 	case 'I': return parse_int(c, arg, 0, 4096, &o->inline_size);
 	case 'e': o->events = true; return 0;
@@ -417,7 +426,7 @@ int options_parse(int argc, char **argv, const struct rb_bench *b, struct rb_opt
 			printf("%s (rdmabench) %s\n", b->name, PACKAGE_VERSION);
 			return 1;
 		}
-		if (d && d->feature && !(b->features & d->feature))
+		if (d && d->feature && !(bench_features(b) & d->feature))
 			return reject_feature(b, c);
 		if (c == 'n')
 			given |= 1;
@@ -440,7 +449,7 @@ void options_usage(const struct rb_bench *b, FILE *f)
 		const struct opt_desc *d = &opt_table[i];
 		char head[64];
 
-		if (!d->help || (d->feature && !(b->features & d->feature)))
+		if (!d->help || (d->feature && !(bench_features(b) & d->feature)))
 			continue;
 		if (d->code < 256)
 			snprintf(head, sizeof(head), "-%c, --%s%s%s", d->code, d->name,

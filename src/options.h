@@ -45,6 +45,7 @@ struct rb_options {
 	unsigned qps;
 	bool bidir;
 	unsigned tx_depth, rx_depth, post_list, cq_mod, outs;
+	bool cq_mod_given;          /* -Q: keep it at every size */
 	int inline_size;            /* -1: what the device grants */
 	bool events;
 	enum rb_atomic_op atomic_op;

@@ -43,6 +43,7 @@ static int oob_timeout_ms(const struct rb_session *s)
 enum param_id {
 	P_VERB = 1, P_METRIC, P_TRANSPORT, P_SIZE, P_ALL, P_ITERS, P_DURATION_MS,
 	P_WARMUP_MS, P_WARMUP_ITERS, P_QPS, P_BIDIR, P_RDMA_CM, P_ATOMIC_OP, P_POST_LIST,
+	P_PERCENTILES,
 };
 
 static const char *const param_names[] = {
@@ -52,7 +53,21 @@ static const char *const param_names[] = {
 	[P_WARMUP_ITERS] = "warm-up iterations (--warmup)", [P_QPS] = "QPs (-q)",
 	[P_BIDIR] = "bidirectional (-b)", [P_RDMA_CM] = "rdma_cm (-R)",
 	[P_ATOMIC_OP] = "atomic operation (-A)", [P_POST_LIST] = "post list (-l)",
+	[P_PERCENTILES] = "percentile list (--percentiles)",
 };
+
+/* The percentile list as one number (FNV-1a over thousandths): the result
+ * rows of both sides must have the same columns. */
+static uint64_t pcts_fingerprint(const struct rb_options *o)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	for (int i = 0; i < o->npct; i++) {
+		h ^= (uint64_t)llround(o->pcts[i] * 1000);
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
 
 #define N_PARAM_NAMES ((int)(sizeof(param_names) / sizeof(param_names[0])))
 
@@ -67,7 +82,7 @@ static void hello_build(const struct rb_session *s, struct wire_hello *h)
 		[P_WARMUP_MS] = o->duration_s > 0 ? (uint64_t)llround(o->warmup_s * 1000) : 0,
 		[P_WARMUP_ITERS] = o->warmup_iters, [P_QPS] = o->qps, [P_BIDIR] = o->bidir,
 		[P_RDMA_CM] = o->rdma_cm, [P_ATOMIC_OP] = o->atomic_op,
-		[P_POST_LIST] = o->post_list,
+		[P_POST_LIST] = o->post_list, [P_PERCENTILES] = pcts_fingerprint(o),
 	};
 
 	memset(h, 0, sizeof(*h));
@@ -91,6 +106,8 @@ static const char *param_text(uint16_t id, uint64_t v, char *buf, size_t len)
 		return options_transport_name((enum rb_transport)v);
 	if (id == P_ATOMIC_OP)
 		return options_atomic_name((enum rb_atomic_op)v);
+	if (id == P_PERCENTILES)
+		return "(another list)";
 	snprintf(buf, len, "%llu", (unsigned long long)v);
 	return buf;
 }
@@ -253,6 +270,20 @@ static rb_loop_fn pick_loop(const struct rb_session *s)
 	return s->is_client ? b->client : b->server;
 }
 
+/*
+ * Without -Q, ask for a completion at least every 1 MiB: with 8 MiB
+ * messages, 100 of them between completions is 800 MB of silence on a slow
+ * link, which the stall deadline would take for a dead peer.
+ */
+static unsigned size_cq_mod(const struct rb_options *o, uint64_t size)
+{
+	uint64_t per_mib = size >= (1u << 20) ? 1 : (1u << 20) / size;
+
+	if (o->cq_mod_given || per_mib >= o->cq_mod)
+		return o->cq_mod;
+	return (unsigned)per_mib;
+}
+
 static int run_size(struct rb_session *s, struct report *r, bool *partial)
 {
 	union out_val row[REPORT_MAX_COLS] = { 0 };
@@ -299,6 +330,7 @@ static int run_sizes(struct rb_session *s, struct report *r, bool *partial)
 	}
 	for (uint64_t size = first; size <= last && !err && !*partial; size *= 2) {
 		s->size = size;
+		s->cq_mod = size_cq_mod(o, size);
 		err = run_size(s, r, partial);
 	}
 	return err;

@@ -32,6 +32,7 @@ struct rb_session {
 	uint64_t size;
 	uint64_t iters;             /* 0 in duration mode */
 	uint64_t warmup_iters;
+	unsigned cq_mod;            /* -Q, or fewer for large messages */
 	uint64_t duration_ns, warmup_ns;
 	bool peer_done;             /* the peer's DONE arrived */
 	unsigned recvs_outstanding; /* receives posted and not completed */

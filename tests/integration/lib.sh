@@ -173,10 +173,13 @@ num_gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; }
 #   rb_wait SIDE...           waits for each (once: SIDE.rc keeps its exit
 #                             status); returns 0 when all exited 0.
 #   rb_cmd PROG               the command line start "$RB_BIN/PROG" -d "$RB_DEV".
-#   rb_check FILE EXPR...     true when each Python expression EXPR holds over
-#                             the results file FILE (CSV, CSV histogram or raw
-#                             samples, or JSON).  Otherwise prints the first
-#                             that does not, why, and the rows, as "# " lines.
+#   rb_check FILE EXPR... [-- FILE EXPR...]...
+#                             true when each Python expression EXPR holds over
+#                             the results file FILE before it (CSV, CSV
+#                             histogram or raw samples, or JSON).  Otherwise
+#                             prints the first that does not, why, and the
+#                             rows, as "# " lines.  (One python3 per call: it
+#                             is slow to start under emulation.)
 #                             In EXPR: rows (list of dicts; numbers are int or
 #                             float, an empty field None), r (the only row, or
 #                             None), meta (dict), status, header (CSV columns),
@@ -263,7 +266,10 @@ rb_failed() {
 }
 
 rb_check() {
-	python3 - "$@" <<'PYEOF'
+	local py=/usr/bin/python3
+	# not a pyenv shim found first in PATH: under emulation it takes ~30 s
+	[ -x "$py" ] || py=python3
+	"$py" -I -S - "$@" <<'PYEOF'
 import json, os, sys
 
 class Failed(Exception):
@@ -355,26 +361,38 @@ def lat(r, size, n):
     expect(r["lat_stdev_us"] >= 0, "stdev %s" % r["lat_stdev_us"])
     return True
 
-path, exprs = sys.argv[1], sys.argv[2:]
-try:
-    ns = load(path)
-except (OSError, ValueError) as e:
-    print("# rb_check: cannot read %s: %s" % (path, e))
-    sys.exit(1)
-ns.update(E=os.environ, SWEEP=[2**k for k in range(1, 24)], expect=expect, bw=bw, lat=lat,
-          close=close, r=ns["rows"][0] if len(ns["rows"]) == 1 else None)
-for e in exprs:
+def check(path, exprs):
     try:
-        ok, why = bool(eval(e, dict(ns))), ""
-    except Failed as f:
-        ok, why = False, str(f)
-    except Exception as x:
-        ok, why = False, "%s: %s" % (type(x).__name__, x)
-    if not ok:
-        print("# %s: check failed: %s%s" % (os.path.basename(path), e, " (%s)" % why if why else ""))
-        print("# status=%s, %d rows:" % (ns["status"], len(ns["rows"])))
-        for row in ns["rows"][:4] + (["..."] if len(ns["rows"]) > 5 else []) + ns["rows"][4:][-1:]:
-            print("#   %s" % row)
-        sys.exit(1)
+        ns = load(path)
+    except (OSError, ValueError) as e:
+        print("# rb_check: cannot read %s: %s" % (path, e))
+        return False
+    ns.update(E=os.environ, SWEEP=[2**k for k in range(1, 24)], expect=expect, bw=bw,
+              lat=lat, close=close, r=ns["rows"][0] if len(ns["rows"]) == 1 else None)
+    for e in exprs:
+        try:
+            ok, why = bool(eval(e, dict(ns))), ""
+        except Failed as f:
+            ok, why = False, str(f)
+        except Exception as x:
+            ok, why = False, "%s: %s" % (type(x).__name__, x)
+        if not ok:
+            print("# %s: check failed: %s%s" % (os.path.basename(path), e,
+                                                " (%s)" % why if why else ""))
+            print("# status=%s, %d rows:" % (ns["status"], len(ns["rows"])))
+            rows = ns["rows"]
+            for row in rows[:4] + (["..."] if len(rows) > 5 else []) + rows[4:][-1:]:
+                print("#   %s" % row)
+            return False
+    return True
+
+# FILE EXPR... [-- FILE EXPR...]...
+groups = [[]]
+for a in sys.argv[1:]:
+    if a == "--":
+        groups.append([])
+    else:
+        groups[-1].append(a)
+sys.exit(0 if all(check(g[0], g[1:]) for g in groups if g) else 1)
 PYEOF
 }

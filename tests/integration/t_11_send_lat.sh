@@ -27,9 +27,9 @@ tap_ok $? "rb_send_lat -c UD -a -n 20: one row per size up to the path MTU"
 
 # --raw: one line per sample, one-way (half the round trip) like the row.
 rb_csv "send_lat --raw" $P "-n 300 --warmup 20" '--raw=$RB_CASE_DIR/raw.csv' &&
-	rb_check "$(rb_file client.csv)" 'lat(r, 2, 300)' &&
 	min=$(csv_col "$(rb_file client.csv)" lat_min_us) &&
-	rb_check "$(rb_file raw.csv)" 'header == ["sample", "latency_ns"]' \
+	rb_check "$(rb_file client.csv)" 'lat(r, 2, 300)' \
+	-- "$(rb_file raw.csv)" 'header == ["sample", "latency_ns"]' \
 		'expect(len(rows) == 300, "%d samples" % len(rows))' \
 		'[x["sample"] for x in rows] == list(range(300))' \
 		"expect(close(min(x['latency_ns'] for x in rows) / 1e3, $min, 1e-3), 'min is not lat_min_us $min')"

@@ -14,8 +14,8 @@ for tr in RC UC; do
 done
 
 rb_csv "write_bw -b" $P "-s 4096 -n 500 -b" &&
-	rb_check "$(rb_file client.csv)" 'bw(r, 4096, 500)' 'r["bw_peak_mibps"] is None' &&
-	rb_check "$(rb_file server.csv)" 'bw(r, 4096, 500)' 'meta["bidirectional"] == "yes"'
+	rb_check "$(rb_file client.csv)" 'bw(r, 4096, 500)' 'r["bw_peak_mibps"] is None' \
+	-- "$(rb_file server.csv)" 'bw(r, 4096, 500)' 'meta["bidirectional"] == "yes"'
 tap_ok $? "rb_write_bw -b -n 500: each side wrote 500"
 
 rb_csv "write_bw -q 4" $P "-s 4096 -n 250 -q 4" &&

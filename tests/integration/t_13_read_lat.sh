@@ -14,14 +14,14 @@ tap_ok $? "rb_read_lat: 500 samples, both sides print the same row"
 # with one histogram file per size.
 rb_csv "read_lat -a" $P "-a -n 2 --warmup 1" '-H $RB_CASE_DIR/hist.csv' &&
 	rb_check "$(rb_file client.csv)" 'status == "complete"' '[x["size_bytes"] for x in rows] == SWEEP' \
-		'all(lat(x, x["size_bytes"], 2) for x in rows)' &&
-	rb_check "$(rb_file hist-8388608.csv)" 'sum(x["count"] for x in rows) == 2'
+		'all(lat(x, x["size_bytes"], 2) for x in rows)' \
+	-- "$(rb_file hist-8388608.csv)" 'sum(x["count"] for x in rows) == 2'
 tap_ok $? "rb_read_lat -a -n 2: 23 rows, 2..8388608 bytes, a histogram file per size"
 
 # -H: buckets in order, counts adding up to the samples, ending at 1.
 rb_csv "read_lat -H" $P "-n 1000" '-H $RB_CASE_DIR/hist.csv' &&
-	rb_check "$(rb_file client.csv)" 'lat(r, 2, 1000)' &&
-	rb_check "$(rb_file hist.csv)" 'header == ["lower_ns", "upper_ns", "count", "cumulative_fraction"]' \
+	rb_check "$(rb_file client.csv)" 'lat(r, 2, 1000)' \
+	-- "$(rb_file hist.csv)" 'header == ["lower_ns", "upper_ns", "count", "cumulative_fraction"]' \
 		'all(x["lower_ns"] < x["upper_ns"] and x["count"] > 0 for x in rows)' \
 		'all(a["upper_ns"] <= b["lower_ns"] for a, b in zip(rows, rows[1:]))' \
 		'expect(sum(x["count"] for x in rows) == 1000, "counts add up to %d" % sum(x["count"] for x in rows))' \

@@ -14,8 +14,8 @@ rb_csv "read_bw -o" $P "-s 4096 -n 1000 -o 4" &&
 tap_ok $? "rb_read_bw -o 4: 1000 reads, 4 outstanding"
 
 rb_csv "read_bw -b" $P "-s 4096 -n 500 -b" &&
-	rb_check "$(rb_file client.csv)" 'bw(r, 4096, 500)' 'r["bw_peak_mibps"] is None' &&
-	rb_check "$(rb_file server.csv)" 'bw(r, 4096, 500)'
+	rb_check "$(rb_file client.csv)" 'bw(r, 4096, 500)' 'r["bw_peak_mibps"] is None' \
+	-- "$(rb_file server.csv)" 'bw(r, 4096, 500)'
 tap_ok $? "rb_read_bw -b -n 500: each side read 500"
 
 rb_csv "read_bw -q 4" $P "-s 4096 -n 250 -q 4" &&

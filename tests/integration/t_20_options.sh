@@ -19,28 +19,25 @@ rb_bench "human lat" rb_read_lat "-n 200" &&
 tap_ok $? "human table: '#bytes' and 't_typical[usec]' header and row"
 
 # --csv without a file: stdout is CSV only, diagnostics go to stderr.
+csv_only=('lat(r, 2, 200)' 'last == "# status=complete"'
+	'all(l.count(",") == len(header) - 1 for l in lines)')
 rb_bench "csv stdout" rb_read_lat "-n 200 --csv" &&
-	for side in client server; do
-		rb_check "$(rb_file $side.out)" 'lat(r, 2, 200)' 'last == "# status=complete"' \
-			'all(l.count(",") == len(header) - 1 for l in lines)' || break
-	done &&
+	rb_check "$(rb_file client.out)" "${csv_only[@]}" -- "$(rb_file server.out)" "${csv_only[@]}" &&
 	grep -q 'waiting for a client' "$(rb_file server.err)"
 tap_ok $? "--csv on stdout: only comments and rows of the header's width; diagnostics on stderr"
 
 # --json to a file (client) and to stdout (server).
+json_ok=('doc["schema_version"] == 1' 'status == "complete"' 'doc["error"] is None'
+	'meta["device"] == E["RB_DEV"]' 'bw(r, 4096, 500)' 'isinstance(doc["title"], str)')
 rb_bench "json" rb_send_bw "-s 4096 -n 500" '--json=$RB_CASE_DIR/client.json' '--json' &&
-	for f in client.json server.out; do
-		rb_check "$(rb_file $f)" 'doc["schema_version"] == 1' 'status == "complete"' \
-			'doc["error"] is None' 'meta["device"] == E["RB_DEV"]' 'bw(r, 4096, 500)' \
-			'isinstance(doc["title"], str)' || break
-	done
+	rb_check "$(rb_file client.json)" "${json_ok[@]}" -- "$(rb_file server.out)" "${json_ok[@]}"
 tap_ok $? "--json: schema_version 1, meta.device, status complete, one result"
 
 # ---- GID: chosen (server) or -x (client); --verbose says why ----
 
 rb_csv "gid" rb_send_bw "-s 4096 -n 200 --verbose" '-x $RB_GID_INDEX' &&
-	rb_check "$(rb_file server.csv)" 'meta["gid_index"] == int(E["RB_GID_INDEX"])' &&
-	rb_check "$(rb_file client.csv)" 'meta["gid_index"] == int(E["RB_GID_INDEX"])' &&
+	rb_check "$(rb_file server.csv)" 'meta["gid_index"] == int(E["RB_GID_INDEX"])' \
+	-- "$(rb_file client.csv)" 'meta["gid_index"] == int(E["RB_GID_INDEX"])' &&
 	grep -Eq "GID index $RB_GID_INDEX \((RoCE|IB).+\)" "$(rb_file server.err)" &&
 	grep -Eq "GID index $RB_GID_INDEX \(-x $RB_GID_INDEX\)" "$(rb_file client.err)"
 tap_ok $? "GID: chosen without -x is index $RB_GID_INDEX, with the reason on stderr; -x $RB_GID_INDEX is used"
@@ -99,8 +96,8 @@ st=$?
 kill -TERM "$(cat "$(rb_file server.pid)")"
 rb_wait server && [ "$st" = 0 ] &&
 	[ "$(grep -c 'BW average' "$(rb_file server.out)")" = 2 ] &&
-	rb_check "$(rb_file client.csv)" 'bw(r, 4096, 200)' &&
-	rb_check "$(rb_file client2.csv)" 'bw(r, 4096, 200)'
+	rb_check "$(rb_file client.csv)" 'bw(r, 4096, 200)' \
+	-- "$(rb_file client2.csv)" 'bw(r, 4096, 200)'
 tap_ok $? "--persistent: one server serves two clients in a row, exits 0 on SIGTERM"
 
 # ---- errors ----

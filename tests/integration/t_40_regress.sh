@@ -1,5 +1,5 @@
 # The regression check can pass and can fail: scripts/rb-regress measures
-# rb_write_bw interleaved (A B B A ..., 5 pairs) against a baseline, then
+# rb_write_bw at 4 KiB interleaved (A B B A ..., 5 pairs) against a baseline, then
 # rb-compare judges the paired ratios.  The build against itself must pass;
 # the --enable-test-delay build with a busy wait of RB_TEST_DELAY_NS per
 # message must fail and name the regression.  Sourced by run-all.sh (see
@@ -9,9 +9,10 @@
 # $RB_DELAY_BIN); .ci/run makes it.  Without it the failing case SKIPs.
 
 t40_delay_bin=${RB_DELAY_BIN:-$top_srcdir/build-delay}
+# Each run measures for 2 s (-D 2): a run costs ~5-20 s of start-up under
+# emulation anyway, and 1000 messages (0.1 s) left single runs 2-10 times off.
 # 2 ms a message: rb_write_bw at 4 KiB on qemu's rxe moves one in 0.1-0.2 ms,
-# so this cuts the bandwidth ~10-20 times, far beyond the emulation's noise
-# (one run in a few is 2-10 times off); it adds 2 s to each delayed run
+# so this cuts the bandwidth 10-20 times, far beyond that noise.
 t40_delay_ns=${RB_T40_DELAY_NS:-2000000}
 
 # t40_regress NAME CURRENT: rb-regress of CURRENT against the build under
@@ -22,7 +23,7 @@ t40_regress() {
 	# /usr/bin first: under emulation a pyenv shim costs ~20 s a start
 	PATH=/usr/bin:$PATH RB_TEST_DELAY_NS=$t40_delay_ns \
 		"$top_srcdir/scripts/rb-regress" -o "$out" -r 5 \
-		--current "$2" "$RB_BIN" -- -b rb_write_bw -s 4K -n 1000 --retries 1 \
+		--current "$2" "$RB_BIN" -- -b rb_write_bw -s 4K -e '-D 2' --retries 1 \
 		>"$out.out" 2>"$out.err" </dev/null
 }
 

@@ -14,8 +14,9 @@
 #                             /proc/PID/numa_maps and /proc/PID/status as
 #                             $RB_CASE_DIR/SIDE.numa_maps and SIDE.status.
 #                             Use with -D so that they run long enough.
-#   big_anon_nodes FILE       the node counts of the biggest anonymous
-#                             mapping of a numa_maps snapshot, "N1=16 ..."
+#   big_anon_nodes FILE       the node counts of the buffers' mapping in a
+#                             numa_maps snapshot (the biggest anonymous one
+#                             with a bind: policy, else the biggest), "N1=16 ..."
 #   only_on_node NODE FILE    the biggest anonymous mapping of FILE has all
 #                             its pages on NODE (else says what it saw)
 #   cpus_allowed SIDE         Cpus_allowed_list of SIDE's snapshot
@@ -44,34 +45,53 @@ numa_side() { # SIDE WRAP PROG ARGS
 	echo "echo \$\$ >\"\$RB_CASE_DIR/$1.pid2\"; exec $2 $(rb_cmd "$3") $4"
 }
 
-numa_snap() { # SIDE
-	local pid
-	pid=$(cat "$RB_CASE_DIR/$1.pid2" 2>/dev/null) || return 1
-	cat "/proc/$pid/numa_maps" >"$RB_CASE_DIR/$1.numa_maps" 2>/dev/null
-	cat "/proc/$pid/status" >"$RB_CASE_DIR/$1.status" 2>/dev/null
+# Poll SIDE's /proc/PID/numa_maps while it runs (every 0.2 s); keep, with
+# its status, the snapshot whose biggest bound (mbind) anonymous mapping is
+# the biggest seen, else the last one: the buffers are in place by then (at
+# the end they are unmapped).
+numa_poll() { # SIDE
+	local pid t best=0 n f=$RB_CASE_DIR/$1
+	for ((t = 0; t < 100; t++)); do
+		[ -s "$f.pid2" ] && break
+		sleep 0.1
+	done
+	pid=$(cat "$f.pid2" 2>/dev/null) || return 0
+	: >"$f.numa_maps"
+	while [ -d "/proc/$pid" ]; do
+		cat "/proc/$pid/numa_maps" >"$f.numa_maps.new" 2>/dev/null
+		cat "/proc/$pid/status" >"$f.status.new" 2>/dev/null
+		n=$(awk '$2 ~ /^bind:/ { for (i = 1; i <= NF; i++) if ($i ~ /^anon=/ && substr($i, 6) + 0 > m) m = substr($i, 6) + 0 }
+			END { print m + 0 }' "$f.numa_maps.new")
+		if [ "$n" -gt "$best" ] || { [ "$best" = 0 ] && [ -s "$f.numa_maps.new" ]; }; then
+			best=$n
+			mv "$f.numa_maps.new" "$f.numa_maps"
+			mv "$f.status.new" "$f.status"
+		fi
+		sleep 0.2
+	done
 }
 
 numa_run() {
-	local name=$1 prog=$2 args=$3 cargs=${4:-} sargs=${5:-} wrap=${6:-} t
+	local name=$1 prog=$2 args=$3 cargs=${4:-} sargs=${5:-} wrap=${6:-} p1 p2
 	rb_case "$name"
 	rb_start server "$(numa_side server "$wrap" "$prog" "$args $sargs --csv=\$RB_CASE_DIR/server.csv")"
+	numa_poll server & p1=$!
 	wait_listen "$RB_PAIR_PORT" || echo "numa_run: nothing listens on $RB_PAIR_PORT" >>"$RB_CASE_DIR/client.err"
 	rb_start client "$(numa_side client "$wrap" "$prog" "$args $cargs --csv=\$RB_CASE_DIR/client.csv \"\$RB_IP\"")"
-	# wait for the run to be under way (both CSVs are written at the end),
-	# then take the snapshots
-	for ((t = 0; t < 20; t++)); do
-		sleep 0.25
-		[ -s "$RB_CASE_DIR/client.pid2" ] && [ -s "$RB_CASE_DIR/server.pid2" ] && break
-	done
-	sleep 1.5
-	numa_snap server
-	numa_snap client
+	numa_poll client & p2=$!
 	rb_wait server client
+	local st=$?
+	wait "$p1" "$p2"
+	return "$st"
 }
 
+# The buffers: the biggest anonymous mapping with a bind: policy (the
+# tool's mbind), else the biggest anonymous mapping.
 big_anon_nodes() {
 	awk '/anon=/ { n = 0; for (i = 1; i <= NF; i++) if ($i ~ /^anon=/) n = substr($i, 6) + 0
-		if (n > best) { best = n; line = "" ; for (i = 1; i <= NF; i++) if ($i ~ /^N[0-9]+=/) line = line " " $i
+		b = $2 ~ /^bind:/
+		if (b > bb || (b == bb && n > best)) { bb = b; best = n; line = ""
+			for (i = 1; i <= NF; i++) if ($i ~ /^N[0-9]+=/) line = line " " $i
 			pol = $2 } }
 		END { sub(/^ /, "", line); print line " (" best " pages, policy " pol ")" }' "$1"
 }
