@@ -388,6 +388,9 @@ static int setup_device(struct rb_session *s)
 	err = qps_create(&s->q, s->dev.ctx, s->bench, o, max_size(o), &s->place, !o->rdma_cm);
 	if (err)
 		return err;
+	/* numa_maps lines start with this address: tests find the mapping by it */
+	log_verbose("buffers: %zu bytes at %lx on node %d", s->q.buf.len,
+		    (unsigned long)(uintptr_t)s->q.buf.addr, s->q.buf.node);
 	session_outs(s);
 	return o->rdma_cm ? cm_connect(s) : 0;
 }
