@@ -511,6 +511,24 @@ struct recv_state {
 	uint64_t first_ns, last_ns;
 };
 
+/* Count n receive completions and post a receive for each. */
+static int recv_complete(struct rb_session *s, struct recv_state *r, const struct ibv_wc *wc, int n)
+{
+	int err;
+
+	r->last_ns = clock_now_ns();
+	for (int k = 0; k < n; k++) {
+		if (wc_check(s, &wc[k], "receive"))
+			return -EIO;
+		r->total++;
+		s->recvs_outstanding--;
+		err = recv_post(s, (int)wc[k].wr_id);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 static int recv_reap(struct rb_session *s, struct recv_state *r, struct watch *w, bool may_sleep)
 {
 	struct ibv_wc wc[POLL_BATCH];
@@ -523,17 +541,23 @@ static int recv_reap(struct rb_session *s, struct recv_state *r, struct watch *w
 		return err == -ECANCELED ? 0 : err;
 	}
 	watch_progress(w);
-	r->last_ns = clock_now_ns();
-	for (int k = 0; k < n; k++) {
-		if (wc_check(s, &wc[k], "receive"))
-			return -EIO;
-		r->total++;
-		s->recvs_outstanding--;
-		err = recv_post(s, (int)wc[k].wr_id);
-		if (err)
-			return err;
-	}
-	return rb_stop ? -EINTR : 0;    /* SIGINT while traffic still flows */
+	err = recv_complete(s, r, wc, n);
+	return err ? err : rb_stop ? -EINTR : 0;    /* SIGINT while traffic still flows */
+}
+
+/*
+ * The sender's DONE can come between a poll that found the CQ empty and the
+ * look at the OOB channel, with its last messages already received: count
+ * what the CQ holds before stopping.
+ */
+static int recv_drain(struct rb_session *s, struct recv_state *r)
+{
+	struct ibv_wc wc[POLL_BATCH];
+	int n = 0, err = 0;
+
+	while (!err && r->total < r->target && (n = ibv_poll_cq(s->q.recv_cq, POLL_BATCH, wc)) > 0)
+		err = recv_complete(s, r, wc, n);
+	return err ? err : n < 0 ? check_post(-n, s, "ibv_poll_cq") : 0;
 }
 
 int loop_bw_recv(struct rb_session *s, struct rb_measure *m)
@@ -551,6 +575,8 @@ int loop_bw_recv(struct rb_session *s, struct rb_measure *m)
 		if (s->duration_ns && win.phase < 2)
 			window_tick(&win, s, r.total);
 	}
+	if (!err && s->peer_done)
+		err = recv_drain(s, &r);
 	err = loop_end(err, m);
 	if (s->duration_ns) {
 		if (win.phase < 2) {
@@ -598,6 +624,8 @@ int loop_bw_send_bidir(struct rb_session *s, struct rb_measure *m)
 		if (s->duration_ns && win.phase < 2 && window_tick(&win, s, b.total + r.total))
 			bw_stop_posting(s, &b);
 	}
+	if (!err && s->peer_done)
+		err = recv_drain(s, &r);
 	err = loop_end(err, m);
 	if (s->duration_ns) {
 		if (win.phase < 2) {

@@ -4,8 +4,9 @@
  * read through one, so no offset arithmetic is repeated per message.
  *
  * Decoders are strict: every count is bounded, the payload must be consumed
- * exactly (trailing bytes are -EPROTO), and names/messages may not contain
- * NUL bytes, so each valid payload has exactly one encoding.
+ * exactly (trailing bytes are -EPROTO), names are printable ASCII and
+ * messages may not contain NUL bytes, so each valid payload has exactly one
+ * encoding.
  */
 #include "wire.h"
 
@@ -177,6 +178,16 @@ int wire_hello_encode(const struct wire_hello *m, uint8_t *buf, size_t cap)
 	return cur_written(&c);
 }
 
+/* A benchmark name is printable ASCII: a peer must not reach the terminal
+ * with control bytes (escape sequences) through our messages. */
+static bool printable(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] < 0x20 || s[i] > 0x7e)
+			return false;
+	return true;
+}
+
 int wire_hello_decode(const uint8_t *buf, size_t len, struct wire_hello *m)
 {
 	struct cur c = cur_reader(buf, len);
@@ -189,7 +200,7 @@ int wire_hello_decode(const uint8_t *buf, size_t len, struct wire_hello *m)
 	if (name_len > WIRE_MAX_NAME)
 		return -EPROTO;
 	get_bytes(&c, m->name, name_len);
-	if (c.bad || memchr(m->name, '\0', name_len))
+	if (c.bad || !printable(m->name, name_len))
 		return -EPROTO;
 	return cur_consumed(&c);
 }

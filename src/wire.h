@@ -11,7 +11,8 @@
  *
  * Payloads:
  *   HELLO  u16 count, then count x { u16 param id, u64 value }, then
- *          u8 name_len, name bytes (the benchmark name, e.g. "rb_send_bw").
+ *          u8 name_len, name bytes (the benchmark name, e.g. "rb_send_bw";
+ *          printable ASCII, 0x20..0x7e).
  *          Unknown ids are kept (a newer peer) and reported as differences.
  *   QP     u16 count (1..WIRE_MAX_QPS), then count x 44 bytes:
  *          u32 qpn, u32 psn, u16 lid, u8 gid[16], u32 rkey, u64 addr,

@@ -105,6 +105,11 @@ static char take_char(struct src *s)
 	return c ? c : 'x';             /* names and messages hold no NUL */
 }
 
+static char take_name_char(struct src *s)
+{
+	return (char)(0x20 + take(s, 1) % 95);  /* names are printable ASCII */
+}
+
 static void check(int cond)
 {
 	if (!cond)
@@ -137,7 +142,7 @@ static void build_hello(struct src *s)
 	make_params(s, m.params, m.nparams);
 	name_len = (int)(take(s, 1) % (WIRE_MAX_NAME + 1));
 	for (int i = 0; i < name_len; i++)
-		m.name[i] = take_char(s);
+		m.name[i] = take_name_char(s);
 	len = wire_hello_encode(&m, out, sizeof(out));
 	check(len > 0 && wire_hello_decode(out, (size_t)len, &d) == 0);
 	check(d.nparams == m.nparams && !strcmp(d.name, m.name) &&

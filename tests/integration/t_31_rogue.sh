@@ -28,7 +28,7 @@ rg_cases=(
 	"hello-count|HELLO message is malformed"
 	"hello-big|HELLO message is malformed"
 	"hello-name|test differs: server runs rb_send_bw, client runs rb_\?\[31mevil"
-	"hello-params|differs"
+	"hello-params|parameter 999 that this version does not know"
 	"error-frame|reported an error: \?\[2Jgo away"
 	"qp-count|malformed QP list"
 	"qp-length|malformed QP list"

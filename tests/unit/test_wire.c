@@ -165,6 +165,8 @@ static void test_hello(void)
 	buf[32] = 10;
 	buf[35] = '\0';
 	is_int(wire_hello_decode(buf, (size_t)len, &out), -EPROTO, "HELLO name with a NUL");
+	buf[35] = 0x1b;
+	is_int(wire_hello_decode(buf, (size_t)len, &out), -EPROTO, "HELLO name with an escape byte");
 	put16(buf, WIRE_MAX_PARAMS + 1);
 	is_int(wire_hello_decode(buf, sizeof(buf), &out), -EPROTO, "HELLO count over WIRE_MAX_PARAMS");
 
