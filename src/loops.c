@@ -61,12 +61,19 @@ static int watch_idle(struct watch *w)
 
 	if (rb_stop)
 		return -EINTR;
+	if (w->s->peer_done)
+		return -ECANCELED;
 	if ((++w->idle & IDLE_CHECK_MASK) && !w->s->q.chan)
 		return 0;
 	switch (peer_done(w->s)) {
 	case 0: break;
-	case 1: return -ECANCELED;
-	default: return -ECONNRESET;
+	/* DONE can overtake a completion (or a write) that landed after the
+	 * caller's last look: it looks once more before ending (-ECANCELED). */
+	case 1: return 0;
+	default:
+		log_err("%s at size %llu: the peer is gone (it failed or was killed)", w->what,
+			(unsigned long long)w->s->size);
+		return -ECONNRESET;
 	}
 	now = clock_now_ns();
 	if (w->progressed) {
@@ -663,6 +670,9 @@ int loop_passive(struct rb_session *s, struct rb_measure *m)
 		if (poll(&p, 1, 100) < 0 && errno != EINTR)
 			return -errno;
 		done = peer_done(s);
+		if (done < 0)
+			log_err("%s at size %llu: the peer is gone (it failed or was killed)", w.what,
+				(unsigned long long)s->size);
 		if (done)
 			return done < 0 ? done : 0;
 	}

@@ -165,7 +165,24 @@ static int exchange_hello(struct rb_session *s)
 		log_err("OOB: the peer's HELLO message is malformed");
 		err = -EPROTO;
 	}
+	if (err)
+		log_err("exchanging the test parameters (HELLO) with %s failed", s->peer);
 	return err ? err : hello_compare(s, &mine, &peer);
+}
+
+/* What the peer says about its QPs goes into ibv_modify_qp: check it first. */
+static int qps_remote_check(const struct rb_session *s)
+{
+	for (int i = 0; i < s->q.n; i++) {
+		const struct wire_qp *r = &s->q.remote[i];
+
+		if (r->qpn > 0xffffff || r->psn > 0xffffff || !device_mtu_enum((int)r->mtu)) {
+			log_err("OOB: the peer's QP %d is invalid (QPN 0x%x, PSN 0x%x: 24 bits; MTU %u: 256..4096)",
+				i, r->qpn, r->psn, r->mtu);
+			return -EPROTO;
+		}
+	}
+	return 0;
 }
 
 static int exchange_qps(struct rb_session *s)
@@ -180,13 +197,15 @@ static int exchange_qps(struct rb_session *s)
 	err = oob_send(s->oob_fd, WIRE_QP, buf, (uint32_t)n, oob_timeout_ms(s));
 	if (!err)
 		err = oob_expect(s->oob_fd, WIRE_QP, buf, sizeof(buf), &len, oob_timeout_ms(s));
-	if (err)
-		return err;
-	if (wire_qp_decode(buf, len, s->q.remote, s->q.n, &got) || got != s->q.n) {
+	if (!err && (wire_qp_decode(buf, len, s->q.remote, s->q.n, &got) || got != s->q.n)) {
 		log_err("OOB: the peer sent a malformed QP list (%d QPs expected)", s->q.n);
-		return -EPROTO;
+		err = -EPROTO;
 	}
-	return 0;
+	if (!err)
+		err = qps_remote_check(s);
+	if (err)
+		log_err("exchanging the QP attributes with %s failed", s->peer);
+	return err;
 }
 
 static int barrier(struct rb_session *s, const char *phase)
@@ -238,6 +257,9 @@ static int exchange_rows(struct rb_session *s, const struct report *r, union out
 		log_err("OOB: the peer sent a malformed result");
 		err = -EPROTO;
 	}
+	if (err)
+		log_err("exchanging the results of size %llu with %s failed",
+			(unsigned long long)s->size, s->peer);
 	for (int i = 0; !err && !measured && i < n; i++)
 		row[p[i].id < r->nall ? p[i].id : 0].u = p[i].value;
 	return err;
@@ -449,6 +471,9 @@ static int run_session(struct rb_session *s)
 		report_begin(&r, s);
 	if (!err)
 		err = run_sizes(s, &r, &partial);
+	if (!err && partial)
+		log_warn("size %llu: stopped early (%s); the figures cover what was measured",
+			 (unsigned long long)s->size, rb_stop ? "interrupted" : "the peer stopped first");
 	report_close(&r, status_of(err, partial), err ? "see the messages on stderr" : NULL);
 	session_teardown(s);
 	if (err == -EINVAL)

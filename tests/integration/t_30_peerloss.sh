@@ -85,20 +85,21 @@ pl_await() {
 
 pl_rand() { awk -v s="$1" -v lo="$2" -v hi="$3" 'BEGIN { srand(s); printf "%.3f", lo + (hi - lo) * rand() }'; }
 
-# The phase the survivor names in its first error line.
+# The step the survivor's error messages name.
 pl_phase() {
 	local e
-	e=$(grep -m1 'error:' "$1" 2>/dev/null)
+	e=$(grep 'error:' "$1" 2>/dev/null)
 	case $e in
 	'') echo "none" ;;
 	*connecting\ to*) echo "connect" ;;
-	*HELLO* | *parameters*) echo "hello" ;;
-	*QP\ list* | *sending\ QP* | *a\ QP\ message* | *QP\ exchange*) echo "qp-exchange" ;;
+	*test\ parameters*) echo "hello" ;;
+	*QP\ attributes*) echo "qp-exchange" ;;
+	*starting\ the\ measurement*) echo "barrier" ;;
+	*nothing\ completed* | *completion\ error* | *the\ peer\ is\ gone*) echo "run" ;;
+	*finishing\ size*) echo "done" ;;
+	*results\ of\ size*) echo "result" ;;
+	*waiting\ for\ a\ client*) echo "no-client" ;;
 	*ibv_* | *rdma_cm* | *device*) echo "setup" ;;
-	*starting\ the\ measurement* | *READY*) echo "barrier" ;;
-	*nothing\ completed* | *completion\ error* | *at\ size*) echo "run" ;;
-	*finishing* | *DONE*) echo "done" ;;
-	*RESULT* | *result*) echo "result" ;;
 	*) echo "other" ;;
 	esac
 }

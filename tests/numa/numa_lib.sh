@@ -14,11 +14,9 @@
 #                             /proc/PID/numa_maps and /proc/PID/status as
 #                             $RB_CASE_DIR/SIDE.numa_maps and SIDE.status.
 #                             Use with -D so that they run long enough.
-#   big_anon_nodes FILE       the node counts of the buffers' mapping in a
-#                             numa_maps snapshot (the biggest anonymous one
-#                             with a bind: policy, else the biggest), "N1=16 ..."
-#   only_on_node NODE FILE    the biggest anonymous mapping of FILE has all
-#                             its pages on NODE (else says what it saw)
+#   only_on_node NODE FILE    the buffers' mapping in FILE (found by the
+#                             address --verbose prints) has all its pages on
+#                             NODE (else says what it saw)
 #   cpus_allowed SIDE         Cpus_allowed_list of SIDE's snapshot
 #   meta_is SIDE KEY VALUE    "# KEY=VALUE" is in SIDE.csv (else says what is)
 
@@ -45,39 +43,33 @@ numa_side() { # SIDE WRAP PROG ARGS
 	echo "echo \$\$ >\"\$RB_CASE_DIR/$1.pid2\"; exec $2 $(rb_cmd "$3") $4"
 }
 
-# Poll SIDE's /proc/PID/numa_maps while it runs (every 0.2 s); keep, with
-# its status, the snapshot whose biggest bound (mbind) anonymous mapping is
-# the biggest seen, else the last one: the buffers are in place by then (at
-# the end they are unmapped).
+# The buffers' address, from the side's --verbose line
+# "buffers: N bytes at ADDR on node K" (numa_maps lines start with it).
+buf_addr() { # SIDE
+	sed -n 's/.*buffers: [0-9]* bytes at \([0-9a-f]*\) .*/\1/p' "$RB_CASE_DIR/$1.err" 2>/dev/null | head -n 1
+}
+
+# Once SIDE has said where its buffers are (they exist by then and stay
+# until the run ends), take one snapshot of its /proc/PID/numa_maps and
+# status.
 numa_poll() { # SIDE
-	local pid t best=0 n f=$RB_CASE_DIR/$1
-	for ((t = 0; t < 100; t++)); do
-		[ -s "$f.pid2" ] && break
+	local pid t f=$RB_CASE_DIR/$1
+	for ((t = 0; t < 300; t++)); do
+		[ -s "$f.pid2" ] && [ -n "$(buf_addr "$1")" ] && break
 		sleep 0.1
 	done
 	pid=$(cat "$f.pid2" 2>/dev/null) || return 0
-	: >"$f.numa_maps"
-	while [ -d "/proc/$pid" ]; do
-		cat "/proc/$pid/numa_maps" >"$f.numa_maps.new" 2>/dev/null
-		cat "/proc/$pid/status" >"$f.status.new" 2>/dev/null
-		n=$(awk '$2 ~ /^bind:/ { for (i = 1; i <= NF; i++) if ($i ~ /^anon=/ && substr($i, 6) + 0 > m) m = substr($i, 6) + 0 }
-			END { print m + 0 }' "$f.numa_maps.new")
-		if [ "$n" -gt "$best" ] || { [ "$best" = 0 ] && [ -s "$f.numa_maps.new" ]; }; then
-			best=$n
-			mv "$f.numa_maps.new" "$f.numa_maps"
-			mv "$f.status.new" "$f.status"
-		fi
-		sleep 0.2
-	done
+	cat "/proc/$pid/numa_maps" >"$f.numa_maps" 2>/dev/null
+	cat "/proc/$pid/status" >"$f.status" 2>/dev/null
 }
 
 numa_run() {
 	local name=$1 prog=$2 args=$3 cargs=${4:-} sargs=${5:-} wrap=${6:-} p1 p2
 	rb_case "$name"
-	rb_start server "$(numa_side server "$wrap" "$prog" "$args $sargs --csv=\$RB_CASE_DIR/server.csv")"
+	rb_start server "$(numa_side server "$wrap" "$prog" "$args $sargs --verbose --csv=\$RB_CASE_DIR/server.csv")"
 	numa_poll server & p1=$!
 	wait_listen "$RB_PAIR_PORT" || echo "numa_run: nothing listens on $RB_PAIR_PORT" >>"$RB_CASE_DIR/client.err"
-	rb_start client "$(numa_side client "$wrap" "$prog" "$args $cargs --csv=\$RB_CASE_DIR/client.csv \"\$RB_IP\"")"
+	rb_start client "$(numa_side client "$wrap" "$prog" "$args $cargs --verbose --csv=\$RB_CASE_DIR/client.csv \"\$RB_IP\"")"
 	numa_poll client & p2=$!
 	rb_wait server client
 	local st=$?
@@ -85,24 +77,25 @@ numa_run() {
 	return "$st"
 }
 
-# The buffers: the biggest anonymous mapping with a bind: policy (the
-# tool's mbind), else the biggest anonymous mapping.
-big_anon_nodes() {
-	awk '/anon=/ { n = 0; for (i = 1; i <= NF; i++) if ($i ~ /^anon=/) n = substr($i, 6) + 0
-		b = $2 ~ /^bind:/
-		if (b > bb || (b == bb && n > best)) { bb = b; best = n; line = ""
-			for (i = 1; i <= NF; i++) if ($i ~ /^N[0-9]+=/) line = line " " $i
-			pol = $2 } }
-		END { sub(/^ /, "", line); print line " (" best " pages, policy " pol ")" }' "$1"
+# The buffers' line of a numa_maps snapshot: "ADDR bind:1 anon=34 ... N1=34 ...".
+# From inside: the --verbose line "buffers: N bytes at ADDR on node K",
+# K from get_mempolicy(MPOL_F_NODE|MPOL_F_ADDR) on the buffers.
+verbose_node_is() { # SIDE NODE
+	grep -Eq "buffers: [0-9]+ bytes at [0-9a-f]+ on node $2\$" "$RB_CASE_DIR/$1.err" && return 0
+	tap_diag "$1: --verbose says '$(grep -o 'buffers: .*' "$RB_CASE_DIR/$1.err")', expected node $2"
+	return 1
 }
 
-only_on_node() {
-	local nodes
-	nodes=$(big_anon_nodes "$2")
-	if [[ $nodes =~ ^N$1=[0-9]+\ \( ]]; then
+only_on_node() { # NODE FILE
+	local side addr line
+	side=$(basename "$2" .numa_maps)
+	addr=$(buf_addr "$side")
+	line=$(grep "^${addr:-none} " "$2" 2>/dev/null)
+	if [ -n "$addr" ] && [[ " $line " =~ \ N$1=[0-9]+\  ]] &&
+		! grep -oE ' N[0-9]+=' <<<"$line" | grep -qv " N$1="; then
 		return 0
 	fi
-	tap_diag "$(basename "$2"): biggest anonymous mapping: ${nodes:-none}, expected all on node $1"
+	tap_diag "$(basename "$2"): the buffers' mapping (${addr:-no address in --verbose}): '${line:-not found}', expected all pages on node $1"
 	return 1
 }
 

@@ -30,7 +30,9 @@ fi
 say "the source folder is configured in place: building a copy in $dir"
 # Sync the sources (tracked and untracked-but-not-ignored files), keep what
 # was built there before so that make only redoes what changed.
-git ls-files -z -c -o --exclude-standard | xargs -0 cp -a -u --parents -t "$dir"
+git ls-files -z -c -o --exclude-standard | sort -zu |
+	while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
+	xargs -0 cp -a -u --parents -t "$dir"
 cd "$dir"
 if [ ! -f config.status ] || ! grep -q -- --enable-sanitizers config.status; then
 	./bootstrap
