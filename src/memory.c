@@ -246,6 +246,30 @@ static int place_numa(int dev_node, int user_node, const char *cpu_list,
 	return 0;
 }
 
+int placement_check(int user_node, const char *cpu_list)
+{
+	cpu_set_t want, allowed, bad;
+	char b[64];
+
+	if (user_node >= 0 && node_check(user_node))
+		return -EINVAL;
+	if (!cpu_list)
+		return 0;
+	if (cpuset_parse(cpu_list, &want) || CPU_COUNT(&want) == 0) {
+		log_err("--cpu: invalid CPU list \"%s\" (expected e.g. 0,2-3)", cpu_list);
+		return -EINVAL;
+	}
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		return 0;
+	CPU_XOR(&bad, &want, &allowed);
+	CPU_AND(&bad, &bad, &want);
+	if (!CPU_COUNT(&bad))
+		return 0;
+	cpuset_format(&bad, b, sizeof(b));
+	log_err("--cpu %s: CPU %s is not online or not allowed here", cpu_list, b);
+	return -EINVAL;
+}
+
 int placement_apply(int dev_node, int user_node, bool no_numa,
 		    const char *cpu_list, struct placement *p)
 {

@@ -30,6 +30,10 @@ struct placement {
 int placement_apply(int dev_node, int user_node, bool no_numa,
 		    const char *cpu_list, struct placement *p);
 
+/* Check --numa-node and --cpu against this machine before anything starts:
+ * -EINVAL (a usage error) with a message naming the option. */
+int placement_check(int user_node, const char *cpu_list);
+
 struct rb_buf {
 	void *addr;
 	size_t len;             /* rounded up to the page (or huge page) size */

@@ -547,6 +547,8 @@ static int run_server(const struct rb_bench *b, const struct rb_options *o)
 
 int run_bench(const struct rb_bench *b, const struct rb_options *o)
 {
+	if (placement_check(o->numa_node, o->cpu_list))
+		return RB_EXIT_USAGE;
 	signals_install();
 	srand48((long)getpid() ^ (long)clock_now_ns());
 	return o->server ? run_client(b, o) : run_server(b, o);

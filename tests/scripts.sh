@@ -148,6 +148,12 @@ run "$rb_compare" --unpaired "$tmp/base" "$tmp/slow"
 	grep -q '^rb_send_lat .*lat_p50_us .*REGRESSION$' "$tmp/out"
 ok $? "rb-compare: --unpaired: overlapping ranges are noise, separate ones a regression (status $st)"
 
+PAIRED=yes campaign "$tmp/base4" rb_write_bw-4096 bw_avg_mibps 10 20 10 30
+PAIRED=yes campaign "$tmp/slow4" rb_write_bw-4096 bw_avg_mibps 7 14 7 21
+run "$rb_compare" "$tmp/base4" "$tmp/slow4"
+[ "$st" = 0 ] && grep -q '^rb_write_bw .* 0\.700 .* noise$' "$tmp/out" && grep -q 'too few pairs (4)' "$tmp/err"
+ok $? "rb-compare: 4 pairs, all 30 % slower: too few for a verdict beyond the noise (status $st)"
+
 run "$rb_compare" --csv "$tmp/base" "$tmp/slow"
 [ "$st" = 1 ] && head -n 1 "$tmp/out" | grep -q '^test,size_bytes,metric,n,baseline,new,ratio,' &&
 	[ "$(grep -c ',regression$' "$tmp/out")" = 2 ] && grep -q regression "$tmp/err"

@@ -3,7 +3,8 @@
 # rb-compare judges the paired ratios.  The build against itself must pass;
 # the --enable-test-delay build with a busy wait of RB_TEST_DELAY_NS per
 # message must fail and name the regression.  Sourced by run-all.sh (see
-# lib.sh); 20 runs, about two minutes on an idle 2-core host.
+# lib.sh).  20 runs of 2.5 s plus start-up: 2-3 minutes on an idle 2-core
+# host, 7 on one loaded with other VMs.
 #
 # The delay build is a second build of this tree in build-delay/ (or
 # $RB_DELAY_BIN); .ci/run makes it.  Without it the failing case SKIPs.
