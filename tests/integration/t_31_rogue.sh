@@ -27,7 +27,7 @@ rg_cases=(
 	"header-half|closed the connection mid-header \(6 of 12 bytes\)"
 	"hello-count|HELLO message is malformed"
 	"hello-big|HELLO message is malformed"
-	"hello-name|test differs: server runs rb_send_bw, client runs rb_\?\[31mevil"
+	"hello-name|HELLO message is malformed"
 	"hello-params|parameter 999 that this version does not know"
 	"error-frame|reported an error: \?\[2Jgo away"
 	"qp-count|malformed QP list"
@@ -86,6 +86,9 @@ fi
 
 # ---- devices, ports, addresses ----
 
+RB_CASE_DIR=""			# tap_ok: no pair's files to show
+rg_slack=10			# s: starting and ending a sanitizer build under emulation
+
 # rg_fails NAME 'ERE' CODES CMD...: CMD exits with one of CODES (e.g. "1 2")
 # within 20 s, its stderr matching ERE.
 rg_fails() {
@@ -107,7 +110,7 @@ tap_ok $? "-i 9 (server): exit 1 or 2 at once, naming port 9"
 rg_fails "-x 5" "GID index 5" "1 2" "${rg_prog[@]}" -x 5
 tap_ok $? "-x 5, an empty GID entry (server): exit 1 or 2 at once, naming GID index 5"
 rg_fails "-x 1023" "GID index 1023" "1 2" "${rg_prog[@]}" -x 1023
-tap_ok $? "-x 1023, the table's last entry (server): exit 1 or 2 at once, naming GID index 1023"
+tap_ok $? "-x 1023, an empty entry at the table's end (server): exit 1 or 2 at once, naming GID index 1023"
 rg_fails "-x 1024" '-x/--gid-index' 2 "${rg_prog[@]}" -x 1024
 tap_ok $? "-x 1024, past any table: exit 2 naming -x/--gid-index"
 
@@ -116,8 +119,8 @@ rg_fails "unreachable" "connecting to 192\.0\.2\.99:$((rg_port + 1)): (timed out
 	"${rg_prog[@]}" 192.0.2.99
 st=$?
 tap_diag "unreachable server: gave up after $((SECONDS - t0)) s (--timeout $rg_timeout)"
-[ "$st" = 0 ] && [ $((SECONDS - t0)) -le $((rg_timeout + 5)) ]
-tap_ok $? "client of an unreachable server (192.0.2.99): exit 1 within --timeout + 5 s naming host and port"
+[ "$st" = 0 ] && [ $((SECONDS - t0)) -le $((rg_timeout + rg_slack)) ]
+tap_ok $? "client of an unreachable server (192.0.2.99): exit 1 within --timeout + $rg_slack s naming host and port"
 
 rg_fails "refused" "connecting to $RB_IP:$((rg_port + 1)): connection refused" 1 "${rg_prog[@]}" "$RB_IP"
 tap_ok $? "client of a port nobody listens on: exit 1, 'connection refused' naming host and port"

@@ -24,7 +24,7 @@ t40_regress() {
 	# /usr/bin first: under emulation a pyenv shim costs ~20 s a start
 	PATH=/usr/bin:$PATH RB_TEST_DELAY_NS=$t40_delay_ns \
 		"$top_srcdir/scripts/rb-regress" -o "$out" -r 5 \
-		--current "$2" "$RB_BIN" -- -b rb_write_bw -s 4K -e '-D 2' --retries 1 \
+		--current "$2" "$RB_BIN" -- -b rb_write_bw -s 4K -e '-D 2' --retries 2 \
 		>"$out.out" 2>"$out.err" </dev/null
 }
 

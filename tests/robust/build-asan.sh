@@ -1,17 +1,21 @@
 #!/bin/bash
-# tests/robust/build-asan.sh [DIR]: build the sanitizer variant (ASan+UBSan,
-# configure --enable-sanitizers) in DIR (default: build-asan at the top of
-# the tree), the folder tests/fuzz_args.sh looks in.
+# tests/robust/build-asan.sh [DIR [CONFIGURE-FLAGS...]]: build a variant of
+# the tree in DIR, by default the sanitizer one (ASan+UBSan, configure
+# --enable-sanitizers) in build-asan/ at the top of the tree, the folder
+# tests/fuzz_args.sh looks in.  (.ci/run's build-delay is the same with
+# --enable-test-delay.)
 #
 # A VPATH build (../configure from DIR) is what automake offers, but it
 # refuses to run while the source folder is itself configured (an in-tree
-# ./configure, as .ci/run does).  Then DIR gets a copy of the sources (the
-# files git tracks or would track) and is configured in place.  Either way
-# `make -C DIR check` runs the unit tests (and the rxe tests) with the
-# sanitizers.  Exit status: that of the failing step, 0 when built.
+# ./configure, as .ci/run does first): "source directory already
+# configured".  Then DIR gets a copy of the sources (the files git tracks or
+# would track) and is configured in place.  Either way `make -C DIR check`
+# runs the tests with that build.  Exit status: that of the failing step.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 dir=${1:-$top/build-asan}
+[ $# -gt 0 ] && shift
+flags=("${@:---enable-sanitizers}")
 jobs=${JOBS:-2}
 say() { echo "build-asan: $*" >&2; }
 
@@ -23,7 +27,7 @@ cd "$top"
 if [ ! -f config.status ]; then
 	say "VPATH build in $dir"
 	cd "$dir"
-	[ -f config.status ] || ../configure --enable-sanitizers
+	[ -f config.status ] || "$top/configure" "${flags[@]}"
 	exec make -j"$jobs"
 fi
 
@@ -34,8 +38,8 @@ git ls-files -z -c -o --exclude-standard | sort -zu |
 	while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
 	xargs -0 cp -a -u --parents -t "$dir"
 cd "$dir"
-if [ ! -f config.status ] || ! grep -q -- --enable-sanitizers config.status; then
+if [ ! -f config.status ] || [ "$(./config.status --config | tr -d "'")" != "${flags[*]}" ]; then
 	./bootstrap
-	./configure --enable-sanitizers
+	./configure "${flags[@]}"
 fi
 exec make -j"$jobs"
