@@ -44,15 +44,40 @@ static int peer_done(struct rb_session *s)
 	struct pollfd p = { .fd = s->oob_fd, .events = POLLIN };
 	uint8_t buf[64];
 	uint32_t len;
+	uint16_t type;
 
 	if (s->peer_done)
 		return 1;
 	if (poll(&p, 1, 0) <= 0)
 		return 0;
-	if (oob_expect(s->oob_fd, WIRE_DONE, buf, sizeof(buf), &len, 1000))
+	if (oob_recv(s->oob_fd, &type, buf, sizeof(buf), &len, 1000))
 		return -ECONNRESET;
+	/* a READY during a measurement is the active peer's heartbeat */
+	if (type == WIRE_READY) {
+		s->heartbeat_ns = clock_now_ns();
+		s->heartbeat_seen = true;
+		return 0;
+	}
+	if (type != WIRE_DONE) {
+		log_err("OOB: expected DONE from the peer, got %s", wire_type_name(type));
+		return -EPROTO;
+	}
 	s->peer_done = true;
 	return 1;
+}
+
+/*
+ * A side whose peer only serves its memory (write, read and atomic targets)
+ * tells it once a second that it is alive, so a stalled client (SIGSTOP, a
+ * hung host) is told apart from a long run.
+ */
+static void heartbeat(struct rb_session *s, uint64_t now)
+{
+	if (!s->is_client || s->bench->server != loop_passive || s->opt->bidir ||
+	    now - s->heartbeat_ns < NSEC_PER_SEC)
+		return;
+	s->heartbeat_ns = now;
+	oob_send(s->oob_fd, WIRE_READY, NULL, 0, 1000);
 }
 
 static int watch_idle(struct watch *w)
@@ -76,6 +101,7 @@ static int watch_idle(struct watch *w)
 		return -ECONNRESET;
 	}
 	now = clock_now_ns();
+	heartbeat(w->s, now);
 	if (w->progressed) {
 		w->progressed = false;
 		w->last_ns = now;
@@ -660,6 +686,8 @@ int loop_passive(struct rb_session *s, struct rb_measure *m)
 
 	(void)m;
 	watch_init(&w, s, "waiting for the peer");
+	s->heartbeat_ns = clock_now_ns();
+	s->heartbeat_seen = false;
 	for (;;) {
 		struct pollfd p = { .fd = s->oob_fd, .events = POLLIN };
 
@@ -675,6 +703,12 @@ int loop_passive(struct rb_session *s, struct rb_measure *m)
 				(unsigned long long)s->size);
 		if (done)
 			return done < 0 ? done : 0;
+		if (s->heartbeat_seen &&
+		    clock_now_ns() - s->heartbeat_ns > (uint64_t)(s->opt->timeout_s * 1e9)) {
+			log_err("%s at size %llu: no word from the peer for %.1f s (stalled or gone; --timeout sets the limit)",
+				w.what, (unsigned long long)s->size, s->opt->timeout_s);
+			return -ETIMEDOUT;
+		}
 	}
 }
 
@@ -894,6 +928,7 @@ int loop_lat_oneside(struct rb_session *s, struct rb_measure *m)
 	for (; !err && !last; l.k++) {
 		last = lat_is_last(s, &l);
 		l.t0 = clock_now_ns();
+		heartbeat(s, l.t0);
 		err = lat_post_one(s, &p, false);
 		if (!err)
 			err = wait_cq(s, s->q.send_cq, &wc, &w, verb_name(s->bench->verb));
