@@ -4,7 +4,8 @@
 # the --enable-test-delay build with a busy wait of RB_TEST_DELAY_NS per
 # message must fail and name the regression.  Sourced by run-all.sh (see
 # lib.sh).  20 runs of 2.5 s plus start-up: 2-3 minutes on an idle 2-core
-# host, 7 on one loaded with other VMs.
+# host, 7 on one loaded with other VMs.  5 pairs, not rb-regress's even
+# default of 6, to keep it short; the order is then 3:2 unbalanced.
 #
 # The delay build is a second build of this tree in build-delay/ (or
 # $RB_DELAY_BIN); .ci/run makes it.  Without it the failing case SKIPs.
@@ -44,9 +45,16 @@ if ! [ -x "$t40_delay_bin/rb_write_bw" ]; then
 elif ! grep -qs 'define RB_TEST_DELAY 1' "$t40_delay_bin/config.h"; then
 	tap_skip "regress: the delay build fails the check" "$t40_delay_bin is not configured with --enable-test-delay"
 else
-	t40_regress delay "$t40_delay_bin"
-	st=$?
-	t40_show delay
-	[ "$st" = 1 ] && grep -q '^rb_write_bw .*bw_avg_mibps.*REGRESSION' "$RB_TMP/delay.out"
-	tap_ok $? "regress: a delay of $t40_delay_ns ns a message is a regression (exit status $st)"
+	# Tried twice: a baseline run that stalls for its whole window (the
+	# emulator under load: 3 runs in 100 here) can turn one pair; a check
+	# that cannot fail fails both tries.
+	for try in 1 2; do
+		t40_regress delay "$t40_delay_bin"
+		st=$?
+		t40_show delay
+		grep -q '^rb_write_bw .*bw_avg_mibps.*REGRESSION' "$RB_TMP/delay.out" && [ "$st" = 1 ] && break
+		[ "$st" = 1 ] && st=3  # failed, but not for the regression
+	done
+	[ "$st" = 1 ]
+	tap_ok $? "regress: a delay of $t40_delay_ns ns a message is a regression (exit status $st, try $try)"
 fi
