@@ -1,5 +1,7 @@
 #include "loops.h"
 
+#include "config.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
