@@ -15,6 +15,8 @@
 
 #define POLL_BATCH 16
 #define IDLE_CHECK_MASK 1023u
+#define BUSY_CHECK_BYTES (1u << 20)
+#define BUSY_MSG_WEIGHT 4096u
 #define WR_ID(qp, n) (((uint64_t)(qp) << 32) | (uint32_t)(n))
 #define WR_QP(id) ((int)((id) >> 32))
 #define WR_COUNT(id) ((uint32_t)(id))
@@ -26,18 +28,30 @@ struct watch {
 	const char *what;
 	uint64_t last_ns;
 	unsigned idle;
+	uint64_t busy;              /* weighted completions since the last heartbeat check */
 	bool progressed;
 };
+
+static void heartbeat(struct rb_session *s, uint64_t now);
 
 static void watch_init(struct watch *w, struct rb_session *s, const char *what)
 {
 	*w = (struct watch){ .s = s, .what = what, .last_ns = clock_now_ns() };
+	heartbeat(s, w->last_ns);
 }
 
-static inline void watch_progress(struct watch *w)
+/* n completions reset the idle count.  A side that never idles (a streaming
+ * bandwidth client) still sends its heartbeat: the clock is read about once
+ * per MiB moved (or 256 small messages), however large the messages are. */
+static inline void watch_progress(struct watch *w, int n)
 {
 	w->progressed = true;
 	w->idle = 0;
+	w->busy += (uint64_t)n * (w->s->size + BUSY_MSG_WEIGHT);
+	if (w->busy >= BUSY_CHECK_BYTES) {
+		w->busy = 0;
+		heartbeat(w->s, clock_now_ns());
+	}
 }
 
 /* The peer sent DONE (1), nothing yet (0), or the channel failed (-errno). */
@@ -57,7 +71,6 @@ static int peer_done(struct rb_session *s)
 	/* a READY during a measurement is the active peer's heartbeat */
 	if (type == WIRE_READY) {
 		s->heartbeat_ns = clock_now_ns();
-		s->heartbeat_seen = true;
 		return 0;
 	}
 	if (type != WIRE_DONE) {
@@ -71,12 +84,13 @@ static int peer_done(struct rb_session *s)
 /*
  * A side whose peer only serves its memory (write, read and atomic targets)
  * tells it once a second that it is alive, so a stalled client (SIGSTOP, a
- * hung host) is told apart from a long run.
+ * hung host) is told apart from a long run.  The first one goes out with the
+ * loop's first look (heartbeat_ns starts at 0 for each size).
  */
 static void heartbeat(struct rb_session *s, uint64_t now)
 {
 	if (!s->is_client || s->bench->server != loop_passive || s->opt->bidir ||
-	    now - s->heartbeat_ns < NSEC_PER_SEC)
+	    (s->heartbeat_ns && now - s->heartbeat_ns < NSEC_PER_SEC))
 		return;
 	s->heartbeat_ns = now;
 	oob_send(s->oob_fd, WIRE_READY, NULL, 0, 1000);
@@ -351,18 +365,20 @@ static int bw_reap(struct rb_session *s, struct bw_state *b, struct watch *w, bo
 {
 	struct ibv_wc wc[POLL_BATCH];
 	int n = cq_poll(s, s->q.send_cq, wc, POLL_BATCH, may_sleep);
+	uint32_t msgs = 0;
 
 	if (n < 0)
 		return check_post(-n, s, "ibv_poll_cq");
 	if (n == 0)
 		return watch_idle(w);
-	watch_progress(w);
 	for (int k = 0; k < n; k++) {
 		if (wc_check(s, &wc[k], verb_name(s->bench->verb)))
 			return -EIO;
 		b->c[WR_QP(wc[k].wr_id)].completed += WR_COUNT(wc[k].wr_id);
-		b->total += WR_COUNT(wc[k].wr_id);
+		msgs += WR_COUNT(wc[k].wr_id);
 	}
+	b->total += msgs;
+	watch_progress(w, (int)msgs);
 	if (b->ckpt_every && b->total >= b->ckpt_next)
 		bw_checkpoint(s, b);
 	return rb_stop ? -EINTR : 0;    /* SIGINT while traffic still flows */
@@ -527,6 +543,7 @@ static bool side_receives(const struct rb_session *s)
 int loop_prepare(struct rb_session *s)
 {
 	s->peer_done = false;
+	s->heartbeat_ns = 0;        /* the client's first heartbeat goes out at once */
 	if (s->bench->verb == VERB_WRITE && s->bench->metric == METRIC_LAT)
 		for (int i = 0; i < s->q.n; i++)
 			memset(qps_recv_area(&s->q, i), 0, s->size);
@@ -575,7 +592,7 @@ static int recv_reap(struct rb_session *s, struct recv_state *r, struct watch *w
 		err = watch_idle(w);
 		return err == -ECANCELED ? 0 : err;
 	}
-	watch_progress(w);
+	watch_progress(w, n);
 	err = recv_complete(s, r, wc, n);
 	return err ? err : rb_stop ? -EINTR : 0;    /* SIGINT while traffic still flows */
 }
@@ -689,7 +706,6 @@ int loop_passive(struct rb_session *s, struct rb_measure *m)
 	(void)m;
 	watch_init(&w, s, "waiting for the peer");
 	s->heartbeat_ns = clock_now_ns();
-	s->heartbeat_seen = false;
 	for (;;) {
 		struct pollfd p = { .fd = s->oob_fd, .events = POLLIN };
 
@@ -705,8 +721,7 @@ int loop_passive(struct rb_session *s, struct rb_measure *m)
 				(unsigned long long)s->size);
 		if (done)
 			return done < 0 ? done : 0;
-		if (s->heartbeat_seen &&
-		    clock_now_ns() - s->heartbeat_ns > (uint64_t)(s->opt->timeout_s * 1e9)) {
+		if (clock_now_ns() - s->heartbeat_ns > (uint64_t)(s->opt->timeout_s * 1e9)) {
 			log_err("%s at size %llu: no word from the peer for %.1f s (stalled or gone; --timeout sets the limit)",
 				w.what, (unsigned long long)s->size, s->opt->timeout_s);
 			return -ETIMEDOUT;
@@ -728,7 +743,7 @@ static int wait_cq(struct rb_session *s, struct ibv_cq *cq, struct ibv_wc *wc, s
 	}
 	if (n < 0)
 		return check_post(-n, s, "ibv_poll_cq");
-	watch_progress(w);
+	watch_progress(w, 1);
 	if (cq == s->q.recv_cq)
 		s->recvs_outstanding--;
 	return wc_check(s, wc, what);
@@ -858,7 +873,7 @@ static int spin_for(struct rb_session *s, uint8_t want, struct watch *w, bool *l
 		if (err)
 			return err;
 	}
-	watch_progress(w);
+	watch_progress(w, 1);
 	*last = got == SEQ_LAST;
 	return 0;
 }

@@ -38,7 +38,6 @@ struct rb_session {
 	unsigned recvs_outstanding; /* receives posted and not completed */
 	uint64_t test_delay_ns;     /* --enable-test-delay builds only */
 	uint64_t heartbeat_ns;      /* last heartbeat sent (client) or seen (server) */
-	bool heartbeat_seen;        /* the peer sends heartbeats: silence is a stall */
 };
 
 struct rb_measure {

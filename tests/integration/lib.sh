@@ -187,7 +187,9 @@ num_gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; }
 #                             last (CSV: the last line), doc (JSON document),
 #                             E (the environment), SWEEP (2..8388608), and
 #                             the checks bw(r, SIZE, N[, recv=True]),
-#                             lat(r, SIZE, N) (N None: any count > 0) and
+#                             lat(r, SIZE, N) (N None: any count > 0),
+#                             window(r, meta, LO, HI) (-D: LO <= window_s <=
+#                             HI, plus a latency row's longest round trip) and
 #                             expect(COND, 'why'), which raise with the reason.
 #   rb_same_rows A B          the two result CSVs hold the same rows.
 #   rb_file NAME              $RB_CASE_DIR/NAME
@@ -361,6 +363,15 @@ def lat(r, size, n):
     expect(r["lat_stdev_us"] >= 0, "stdev %s" % r["lat_stdev_us"])
     return True
 
+def window(r, meta, lo, hi):
+    # -D: the window ends with the operation in flight at the deadline, which
+    # an emulator may stall: a latency row allows its longest round trip.
+    w = r["window_s"]
+    rtt = (r.get("lat_max_us") or 0) / 1e6 * (2 if "/ 2" in str(meta.get("latency", "")) else 1)
+    expect(lo <= w <= hi + rtt, "window_s %s outside %s..%s%s" %
+           (w, lo, hi, " + %.3f s, the longest round trip" % rtt if rtt else ""))
+    return True
+
 def check(path, exprs):
     try:
         ns = load(path)
@@ -368,7 +379,8 @@ def check(path, exprs):
         print("# rb_check: cannot read %s: %s" % (path, e))
         return False
     ns.update(E=os.environ, SWEEP=[2**k for k in range(1, 24)], expect=expect, bw=bw,
-              lat=lat, close=close, r=ns["rows"][0] if len(ns["rows"]) == 1 else None)
+              lat=lat, close=close, window=window,
+              r=ns["rows"][0] if len(ns["rows"]) == 1 else None)
     for e in exprs:
         try:
             ok, why = bool(eval(e, dict(ns))), ""

@@ -65,29 +65,28 @@ rb_wait client server &&
 	rb_check "$(rb_file client.csv)" 'bw(r, 4096, 200)'
 tap_ok $? "a client started 2 s before its server connects by retrying"
 
-# A second client while one is served is refused at once: while the first
-# one (-D 8, longer than any start-up under emulation) still runs.
+# A second client while one is served is refused with BUSY by the server's
+# refuser, which runs only while a client is served.  (How long the refused
+# client took is only reported: under a loaded emulator starting a process
+# alone can take seconds.)
 rb_case "busy"
-rb_start server "$(rb_cmd rb_send_bw) -s 4096 -D 8 --verbose"
+rb_start server "$(rb_cmd rb_send_bw) -s 4096 -D 6 --verbose"
 wait_listen "${RB_PAIR_PORT:-18515}"
-rb_start client "$(rb_cmd rb_send_bw) -s 4096 -D 8 --csv=\$RB_CASE_DIR/client.csv \"\$RB_IP\""
+rb_start client "$(rb_cmd rb_send_bw) -s 4096 -D 6 --csv=\$RB_CASE_DIR/client.csv \"\$RB_IP\""
 for i in $(seq 100); do
 	grep -q 'client .* connected' "$(rb_file server.err)" && break
 	sleep 0.1
 done
 t0=$(date +%s%N)
-rb_start client2 "$(rb_cmd rb_send_bw) -s 4096 -D 8 \"\$RB_IP\""
+rb_start client2 "$(rb_cmd rb_send_bw) -s 4096 -D 6 \"\$RB_IP\""
 rb_wait client2
-took_ms=$((($(date +%s%N) - t0) / 1000000))
-kill -0 "$(cat "$(rb_file client.pid)")" 2>/dev/null
-first_running=$?
-tap_diag "second client: exit $(cat "$(rb_file client2.rc)") after $took_ms ms; the first one $([ $first_running = 0 ] && echo "still ran" || echo "had ended")"
+tap_diag "second client: exit $(cat "$(rb_file client2.rc)") after $((($(date +%s%N) - t0) / 1000000)) ms"
 rb_failed 1 'busy' client2 || { tap_diag "client2.err: $(cat "$(rb_file client2.err)")"; false; }
 refused=$?
 rb_wait client server
-[ "$refused" = 0 ] && [ "$first_running" = 0 ] &&
+[ "$refused" = 0 ] && grep -q 'refusing client .*busy' "$(rb_file server.err)" &&
 	rb_wait client server && rb_check "$(rb_file client.csv)" 'r["iterations"] > 0'
-tap_ok $? "a second client is refused at once (server busy); the first one completes"
+tap_ok $? "a second client is refused while one is served (server busy); the first one completes"
 
 # --persistent: two clients in a row, then SIGTERM ends the server, exit 0.
 rb_case "persistent"

@@ -27,12 +27,14 @@ pl_seed=${RB_PEERLOSS_SEED:-$((RANDOM * 32768 + RANDOM))}
 pl_sanitizer='Sanitizer|runtime error:'
 
 # pl_launch DIR SIDE CMD...: CMD in the background (bash waits on it);
-# DIR/SIDE.pid is its pid, DIR/SIDE.rc "STATUS END_NS" once it ended.
+# DIR/SIDE.pid is its pid, DIR/SIDE.rc "STATUS END_NS" once it ended.  CMD
+# runs niced: its busy polling must not starve this script's watching (the
+# guest has 2 CPUs), or kills land late.
 pl_launch() {
 	local d=$1 side=$2
 	shift 2
 	bash -c 'd=$1 side=$2; shift 2
-		"$@" >"$d/$side.out" 2>"$d/$side.err" </dev/null &
+		nice -n 10 "$@" >"$d/$side.out" 2>"$d/$side.err" </dev/null &
 		echo $! >"$d/$side.pid"
 		wait $!
 		echo "$? $(date +%s%N)" >"$d/$side.rc"' _ "$d" "$side" "$@" 2>/dev/null &
@@ -43,8 +45,8 @@ pl_ended() { [ -s "$1/$2.rc" ]; }
 
 # pl_wait_end DIR SIDE SECONDS: true once SIDE ended (within SECONDS).
 pl_wait_end() {
-	local i
-	for i in $(seq $(($3 * 20))); do
+	local end=$((SECONDS + $3))
+	while [ "$SECONDS" -le "$end" ]; do
 		pl_ended "$1" "$2" && return 0
 		sleep 0.05
 	done
@@ -54,8 +56,8 @@ pl_wait_end() {
 # pl_wait_for DIR VICTIM FILE ERE: until DIR/FILE has a line matching ERE
 # (30 s at most); false when the victim ended first.
 pl_wait_for() {
-	local i
-	for i in $(seq 1500); do
+	local end=$((SECONDS + 30))
+	while [ "$SECONDS" -le "$end" ]; do
 		grep -Eq -- "$4" "$1/$3" 2>/dev/null && return 0
 		pl_ended "$1" "$2" && return 1
 		sleep 0.02
@@ -68,17 +70,17 @@ pl_wait_for() {
 # connection on its port for 2 s): it then waits by design; "hang" when it
 # still runs after $pl_limit s.
 pl_await() {
-	local d=$1 side=$2 port=$3 i idle=0
-	for i in $(seq $((pl_limit * 20))); do
+	local d=$1 side=$2 port=$3 end=$((SECONDS + pl_limit)) quiet=""
+	while [ "$SECONDS" -le "$end" ]; do
 		pl_ended "$d" "$side" && { echo ended; return; }
 		if [ "$side" = server ] && ! grep -q 'connected' "$d/server.err" &&
 			[ -z "$(ss -Htn state established state close-wait state syn-recv "sport = :$port" 2>/dev/null)" ]; then
-			idle=$((idle + 1))
-			[ "$idle" -ge 40 ] && { echo waiting; return; }
+			: "${quiet:=$SECONDS}"
+			[ $((SECONDS - quiet)) -ge 2 ] && { echo waiting; return; }
 		else
-			idle=0
+			quiet=""
 		fi
-		sleep 0.05
+		sleep 0.1
 	done
 	pl_ended "$d" "$side" && echo ended || echo hang
 }
@@ -121,6 +123,7 @@ pl_trial() {
 	pl_launch "$d" server "${cmd[@]}"
 	wait_listen "$port" || echo "t_30: nothing listens on $port" >>"$d/server.err"
 	pl_launch "$d" client "${cmd[@]}" "$RB_IP"
+	echo "$EPOCHREALTIME started" >"$d/trace"
 	# the moment: a line the victim (or the server) printed, then maybe a pause
 	case $point in
 	connect) sleep "$(pl_rand "$seed" 0 0.05)" ;;
@@ -137,6 +140,7 @@ pl_trial() {
 	if pl_ended "$d" "$victim" || ! kill -s "$sig" "$(cat "$d/$victim.pid")" 2>/dev/null; then
 		point=$point-missed
 	fi
+	echo "$EPOCHREALTIME SIG$sig to the $victim ($point)" >>"$d/trace"
 	t0=$(date +%s%N)
 	case $(pl_await "$d" "$survivor" "$port") in
 	ended)
