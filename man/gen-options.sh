@@ -128,6 +128,9 @@ Not with
 [lat,all] .B \-\-raw
 [lat,all] files get the size before their extension: hist.csv becomes
 [lat,all] hist\-64.csv.
+Each finished size is said on stderr when stderr is a terminal and the rows
+are not shown on it (results in a file or a pipe), or with
+.BR \-\-verbose .
 @iters
 Measured iterations per size, 1..2^40.
 Default @ITERS@.

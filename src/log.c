@@ -10,6 +10,8 @@ void log_set_prog(const char *name) { prog = name; }
 void log_set_verbose(bool on) { verbose = on; }
 bool log_verbose_enabled(void) { return verbose; }
 
+static void log_v(const char *tag, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+
 static void log_v(const char *tag, const char *fmt, va_list ap)
 {
 	fprintf(stderr, "%s: %s", prog, tag);

@@ -290,6 +290,20 @@ static void compute_lat(const struct report *r, const struct rb_session *s, stru
 		row[i].d = st.pct[i - LAT_FIXED + 1] / 1e3;
 }
 
+/*
+ * A sweep says each size it finished on stderr when nobody sees the rows
+ * arrive (results in a file or a pipe) and stderr is a terminal, or with
+ * --verbose; scripts reading stderr see nothing otherwise.
+ */
+static void sweep_progress(const struct rb_session *s)
+{
+	const struct rb_options *o = s->opt;
+	bool rows_seen = isatty(STDOUT_FILENO) && !o->out_file;
+
+	if (o->all && (o->verbose || (isatty(STDERR_FILENO) && !rows_seen)))
+		log_info("-a: size %llu done", (unsigned long long)s->size);
+}
+
 void report_compute(const struct report *r, const struct rb_session *s,
 		    struct rb_measure *m, union out_val *row)
 {
@@ -297,6 +311,7 @@ void report_compute(const struct report *r, const struct rb_session *s,
 		compute_lat(r, s, m, row);
 	else
 		compute_bw(s, m, row);
+	sweep_progress(s);
 }
 
 void report_row(struct report *r, const union out_val *row)

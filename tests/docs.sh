@@ -5,7 +5,7 @@
 #  - the options in each program's --help and in the OPTIONS section of its
 #    man page are the same, short and long letters alike; rdmabench(7) lists
 #    every option of every benchmark;
-#  - --version prints the version configure was given;
+#  - every program's --version prints the version configure was given;
 #  - mandoc -Tlint -W warning has nothing to say (SKIP without mandoc);
 #  - the bash completion offers what --help lists and knows the values of
 #    -c, -A and the file options.
@@ -129,10 +129,10 @@ ok $st "rdmabench(7) lists every benchmark option and no other ($(wc -l <"$tmp/u
 # --- --version -------------------------------------------------------------------
 
 version=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"$/\1/p' "$top_builddir/config.h" 2>/dev/null)
-[ -n "$version" ] ||
-	version=$(sed -n 's/^AC_INIT(\[[^]]*\], *\[\([^]]*\)\].*/\1/p' "$top_srcdir/configure.ac")
-for p in $(am_words 'bin_PROGRAMS'); do
-	out=$("$top_builddir/$p" --version 2>&1)
+[ -n "$version" ] || version=$(cat "$top_srcdir/VERSION")
+for p in $programs; do
+	path=$(prog_path "$p") || { ok 1 "$p --version (program not found)"; continue; }
+	out=$("$path" --version 2>&1)
 	st=$?
 	[ "$st" = 0 ] && [ "$out" = "$p (rdmabench) $version" ]
 	ok $? "$p --version prints '$p (rdmabench) $version' (got '$out', status $st)"
@@ -153,14 +153,17 @@ fi
 # --- bash completion ------------------------------------------------------------------
 
 comp=$top_srcdir/completion/rdmabench.bash
-# complete WORD...: COMPREPLY, one a line, for the last WORD (the cursor's)
+# complete WORD...: COMPREPLY, one a line, for the last WORD (the cursor's),
+# from the function `complete -p WORD1` names, as bash does on <TAB>.
 complete_words() {
 	PATH=$top_builddir:$top_srcdir/scripts:$PATH bash --norc --noprofile -c '
 		. "$1" || exit 1
 		shift
+		fn=$(complete -p "$1" | sed -n "s/.* -F \([^ ]*\) .*/\1/p")
+		[ -n "$fn" ] || exit 1
 		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
 		COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
-		_rdmabench "$1" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+		"$fn" "$1" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
 		printf "%s\n" "${COMPREPLY[@]}"' complete_words "$comp" "$@"
 }
 

@@ -189,10 +189,18 @@ num_gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; }
 #                             the checks bw(r, SIZE, N[, recv=True]),
 #                             lat(r, SIZE, N) (N None: any count > 0),
 #                             window(r, meta, LO, HI) (-D: LO <= window_s <=
-#                             HI, plus a latency row's longest round trip) and
+#                             HI, plus a latency row's longest round trip),
+#                             raw(r, PATH) (the row's count, min, max, mean,
+#                             stdev and percentiles recomputed from the --raw
+#                             file PATH, nearest rank) and hist(PATH, N) (a -H
+#                             file: buckets in order, N samples, cumulative
+#                             fraction ending at 1) and
 #                             expect(COND, 'why'), which raise with the reason.
 #   rb_same_rows A B          the two result CSVs hold the same rows.
 #   rb_file NAME              $RB_CASE_DIR/NAME
+#   usage_case 'ERE' PROG ARGS...
+#                             PROG ARGS (no device needed) exits 2 at once
+#                             with stderr matching ERE; else says how not.
 #   rb_failed CODE 'ERE' [SIDES]
 #                             both sides (or SIDES, e.g. "client") exited
 #                             CODE and each one's stderr matches ERE; else
@@ -267,12 +275,22 @@ rb_failed() {
 	return "$st"
 }
 
+usage_case() {
+	local ere=$1 prog=$2 err rc
+	shift 2
+	err=$(timeout 20 "$RB_BIN/$prog" "$@" 2>&1 >/dev/null)
+	rc=$?
+	[ "$rc" = 2 ] && echo "$err" | grep -Eq -- "$ere" && return 0
+	tap_diag "$prog $* exited $rc: $err"
+	return 1
+}
+
 rb_check() {
 	local py=/usr/bin/python3
 	# not a pyenv shim found first in PATH: under emulation it takes ~30 s
 	[ -x "$py" ] || py=python3
 	"$py" -I -S - "$@" <<'PYEOF'
-import json, os, sys
+import json, math, os, sys
 
 class Failed(Exception):
     pass
@@ -372,6 +390,39 @@ def window(r, meta, lo, hi):
            (w, lo, hi, " + %.3f s, the longest round trip" % rtt if rtt else ""))
     return True
 
+def raw(r, path):
+    expect(r is not None, "no single result row")
+    x = sorted(float(l.split(",")[1]) for l in open(path)
+               if l.strip() and not l.startswith("#") and not l.startswith("sample"))
+    n = len(x)
+    expect(n == r["iterations"], "%d raw samples, iterations %s" % (n, r["iterations"]))
+    mean = math.fsum(x) / n
+    want = {"lat_min_us": x[0], "lat_max_us": x[-1], "lat_avg_us": mean,
+            "lat_stdev_us": math.sqrt(math.fsum((v - mean) ** 2 for v in x) / n)}
+    for k in r:
+        if k.startswith("lat_p") and k.endswith("_us"):
+            p = float(k[5:-3].replace("_", "."))
+            want[k] = x[max(1, min(n, math.ceil(p * n / 100 - 1e-9))) - 1]
+    for k, v in want.items():
+        expect(close(r[k], v / 1e3, 1e-6), "%s %s, the raw samples give %.9f" % (k, r[k], v / 1e3))
+    return True
+
+def hist(path, n):
+    h = load(path)
+    rows = h["rows"]
+    expect(h["header"] == ["lower_ns", "upper_ns", "count", "cumulative_fraction"],
+           "histogram header %s" % h["header"])
+    expect(all(x["lower_ns"] < x["upper_ns"] and x["count"] > 0 for x in rows),
+           "a bucket is empty or upside down")
+    expect(all(a["upper_ns"] <= b["lower_ns"] for a, b in zip(rows, rows[1:])),
+           "buckets out of order")
+    expect(sum(x["count"] for x in rows) == n,
+           "counts add up to %d, not %d" % (sum(x["count"] for x in rows), n))
+    expect(all(a["cumulative_fraction"] <= b["cumulative_fraction"] for a, b in zip(rows, rows[1:])),
+           "cumulative fraction decreases")
+    expect(rows[-1]["cumulative_fraction"] == 1, "cumulative fraction ends at %s" % rows[-1]["cumulative_fraction"])
+    return True
+
 def check(path, exprs):
     try:
         ns = load(path)
@@ -379,7 +430,7 @@ def check(path, exprs):
         print("# rb_check: cannot read %s: %s" % (path, e))
         return False
     ns.update(E=os.environ, SWEEP=[2**k for k in range(1, 24)], expect=expect, bw=bw,
-              lat=lat, close=close, window=window,
+              lat=lat, close=close, window=window, raw=raw, hist=hist,
               r=ns["rows"][0] if len(ns["rows"]) == 1 else None)
     for e in exprs:
         try:

@@ -106,16 +106,6 @@ tap_ok $? "--persistent: one server serves two clients in a row, exits 0 on SIGT
 
 # ---- errors ----
 
-# usage_case ERE PROG ARGS...: exit 2 at once, stderr naming the option.
-usage_case() {
-	local ere=$1 prog=$2 err rc
-	shift 2
-	err=$(timeout 20 "$RB_BIN/$prog" "$@" 2>&1 >/dev/null)
-	rc=$?
-	[ "$rc" = 2 ] && echo "$err" | grep -Eq -- "$ere" && return 0
-	tap_diag "$prog $* exited $rc: $err"
-	return 1
-}
 usage_case '-s/--size' rb_send_bw -s 0
 tap_ok $? "usage: rb_send_bw -s 0 exits 2 naming -s/--size"
 usage_case '-s/--size' rb_send_bw -c UD -s 8192
