@@ -521,6 +521,7 @@ static int run_server(const struct rb_bench *b, const struct rb_options *o)
 	if (oob_listen(&l, o->bind_addr, o->port))
 		return RB_EXIT_RUNTIME;
 	log_info("waiting for a client on port %u%s", o->port, o->persistent ? " (--persistent)" : "");
+	rc = RB_EXIT_RUNTIME;	/* a signal before any client ends in failure */
 	do {
 		struct rb_session s = { .bench = b, .opt = o };
 

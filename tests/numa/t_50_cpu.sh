@@ -1,6 +1,8 @@
-# --cpu LIST pins as asked (server --cpu 0, client --cpu 1); an invalid CPU
-# or node (--cpu 7, --numa-node 5) is a usage error: exit 2, and the
-# message names the option.
+# --cpu LIST pins as asked (server --cpu 0, client --cpu 1): the CSV says
+# so, and from outside, /proc/PID/status's Cpus_allowed_list while it runs
+# (numa_run's snapshot; -D so that the run outlasts it).  An invalid CPU or
+# node (--cpu 7, --cpu 1-x, --numa-node 5, --cpu with --no-numa) is a usage
+# error: exit 2, and the message names the option.
 . "$top_srcdir/tests/numa/numa_lib.sh"
 
 if ! why=$(numa_ready); then
@@ -9,8 +11,10 @@ if ! why=$(numa_ready); then
 fi
 
 for P in $(numa_progs); do
-	rb_csv "cpu $P" $P "-s 4096 -n 200" "--cpu 1" "--cpu 0"
+	numa_run "cpu $P" $P "-s 4096 -D 3" "--cpu 1" "--cpu 0"
 	st=$?
+	[ "$st" = 0 ] && cpus_is server 0 && cpus_is client 1
+	tap_ok $? "$P: server --cpu 0 and client --cpu 1 run on those CPUs (/proc/PID/status Cpus_allowed_list)"
 	[ "$st" = 0 ] &&
 		meta_is server cpu 0 && meta_is server numa_node 0 && meta_is server buffer_node 0 &&
 		meta_has server placement '^# placement=--cpu: thread on CPUs 0, .*remote' &&
@@ -18,12 +22,14 @@ for P in $(numa_progs); do
 		meta_has client placement '^# placement=--cpu: thread on CPUs 1, .*local to the device'
 	tap_ok $? "$P: server --cpu 0 on CPU 0/node 0, client --cpu 1 on CPU 1/node 1"
 
-	for bad in "--cpu 7" "--numa-node 5"; do
+	for bad in "--cpu 7" "--cpu 1-x" "--numa-node 5" "--no-numa --cpu 1"; do
 		rb_case "bad $P $bad"
 		RB_PAIR_TIMEOUT=20 rb_start server "$(rb_cmd $P) -n 10 $bad"
 		RB_PAIR_TIMEOUT=20 rb_start client "$(rb_cmd $P) -n 10 $bad 192.0.2.250"
 		rb_wait server client
-		rb_failed 2 "${bad% *}"
-		tap_ok $? "$P $bad: usage error (exit 2) naming ${bad% *}, server and client"
+		opt=${bad% *}
+		opt=${opt##* }
+		rb_failed 2 "$opt"
+		tap_ok $? "$P $bad: usage error (exit 2) naming $opt, server and client"
 	done
 done

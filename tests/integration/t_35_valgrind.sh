@@ -1,0 +1,126 @@
+# valgrind memcheck: one server/client pair of each benchmark, and
+# rb_devices, on the device.  Each side must exit 0 with valgrind reporting no
+# error and no definite leak (definite leaks count as errors here:
+# --errors-for-leak-kinds=definite).  Sourced by run-all.sh (see lib.sh).
+#
+# Under the test bed's emulation valgrind is slow (a pair takes 15-40 s), so
+# the runs are small and RB_VG_JOBS pairs (default 2) run side by side, each
+# on its own -p.  Knobs: RB_VG_PROGS (default the eight benchmarks),
+# RB_VG_JOBS, RB_VG_ARGS (more options for both sides, e.g. --no-numa where
+# the default placement would pin every process to the same CPU).  The valgrind logs stay in each case's folder ($RB_TMP,
+# removed at the end; a failure shows the reports).  Suppressions:
+# tests/integration/valgrind.supp, each entry with its reason.
+# Not for a sanitizer build (valgrind and ASan exclude each other): skipped.
+
+vg_progs=${RB_VG_PROGS:-rb_send_bw rb_send_lat rb_write_bw rb_write_lat rb_read_bw rb_read_lat rb_atomic_bw rb_atomic_lat}
+vg_jobs=${RB_VG_JOBS:-2}
+vg_port=19700
+vg=(valgrind --tool=memcheck --leak-check=full --show-leak-kinds=definite
+	--errors-for-leak-kinds=definite --error-exitcode=99 --num-callers=30
+	--suppressions="$top_srcdir/tests/integration/valgrind.supp")
+
+# The smallest run of each: a few messages of a small size.
+vg_args() {
+	case $1 in
+	rb_atomic_bw) echo "-n 50" ;;
+	*_lat) echo "-n 50 --warmup 5" ;;
+	*) echo "-s 4096 -n 50" ;;
+	esac
+}
+
+# vg_report SIDE: "SIDE: exit RC, N errors, B bytes definitely lost"; false
+# unless it exited 0 and its log says 0 errors (a missing log is a failure).
+vg_report() {
+	local f=$RB_CASE_DIR/$1.vg rc errs lost
+	rc=$(cat "$RB_CASE_DIR/$1.rc" 2>/dev/null)
+	errs=$(sed -n 's/.*ERROR SUMMARY: \([0-9,]*\) errors.*/\1/p' "$f" 2>/dev/null | tail -n1)
+	lost=$(sed -n 's/.*definitely lost: \([0-9,]*\) bytes.*/\1/p' "$f" 2>/dev/null | tail -n1)
+	echo -n "$1: exit ${rc:-?}, ${errs:-no log?} errors, ${lost:-0} bytes definitely lost"
+	[ "$rc" = 0 ] && [ "$errs" = 0 ] && [ "${lost:-0}" = 0 ]
+}
+
+# vg_show SIDE...: the reports of each side's log, as "# " lines.
+vg_show() {
+	local side
+	for side in "$@"; do
+		tap_diag "--- $side.vg"
+		grep -E '^==[0-9]+== ( +(at|by) |[A-Z].*(Invalid|uninitialised|Conditional|definitely lost in|Syscall|Mismatched|Source and destination))' \
+			"$RB_CASE_DIR/$side.vg" 2>/dev/null | head -n 40 | sed 's/^/#   /'
+	done
+}
+
+# vg_start PROG PORT: the pair of PROG in the case folder of PROG.
+vg_start() {
+	local prog=$1 port=$2 cmd
+	rb_case "valgrind $prog"
+	cmd="exec ${vg[*]} --log-file=\$RB_CASE_DIR/SIDE.vg $(rb_cmd "$prog") -x \"\$RB_GID_INDEX\" -p $port --timeout 60 $(vg_args "$prog") ${RB_VG_ARGS:-}"
+	RB_PAIR_TIMEOUT=240 rb_start server "${cmd/SIDE/server}"
+	for _ in $(seq 400); do		# valgrind starts slowly: 200 s at most
+		ss -Hltn "sport = :$port" | grep -q . && break
+		if ! kill -0 "$(cat "$RB_CASE_DIR/server.pid")" 2>/dev/null; then
+			echo "the server ended before it listened: client not started" >"$RB_CASE_DIR/client.err"
+			echo 125 >"$RB_CASE_DIR/client.rc"
+			return
+		fi
+		sleep 0.5
+	done
+	RB_PAIR_TIMEOUT=240 rb_start client "${cmd/SIDE/client} \"\$RB_IP\""
+}
+
+vg_check() { # PROG SECONDS
+	local s c st=0
+	RB_CASE_DIR=$RB_TMP/$(echo "valgrind $1" | tr -c 'A-Za-z0-9_.-' _)
+	rb_wait server client
+	s=$(vg_report server) || st=1
+	c=$(vg_report client) || st=1
+	[ "$st" = 0 ] || vg_show server client
+	tap_ok "$st" "$1 under valgrind memcheck: $s; $c ($2 s)"
+}
+
+if ! command -v valgrind >/dev/null; then
+	if [ "${CI:-}" = true ]; then
+		tap_ok 1 "valgrind memcheck: valgrind is not installed (Debian package valgrind)"
+	else
+		tap_skip "valgrind memcheck" "no valgrind (apt-get install valgrind)"
+	fi
+	return 0
+fi
+if grep -qa __asan_init "$RB_BIN/rb_send_bw" 2>/dev/null; then
+	tap_skip "valgrind memcheck" "$RB_BIN holds a sanitizer build: valgrind needs a plain one"
+	return 0
+fi
+
+# rb_devices: lists the device (text and JSON).
+rb_case "valgrind rb_devices"
+t0=$SECONDS
+for fmt in text json; do
+	args=""
+	[ "$fmt" = json ] && args=--json
+	RB_PAIR_TIMEOUT=240 rb_start "$fmt" \
+		"exec ${vg[*]} --log-file=\$RB_CASE_DIR/$fmt.vg \"\$RB_BIN/rb_devices\" $args"
+done
+rb_wait text json
+st=0
+s=$(vg_report text) || st=1
+c=$(vg_report json) || st=1
+grep -q "$RB_DEV" "$RB_CASE_DIR/text.out" && grep -q "\"$RB_DEV\"" "$RB_CASE_DIR/json.out" || st=1
+[ "$st" = 0 ] || vg_show text json
+tap_ok "$st" "rb_devices under valgrind memcheck, text and --json list $RB_DEV: $s; $c ($((SECONDS - t0)) s)"
+
+# The pairs, vg_jobs at a time.
+# shellcheck disable=SC2086 # a list of words
+set -- $vg_progs
+while (($#)); do
+	batch=()
+	while (($#)) && ((${#batch[@]} < vg_jobs)); do
+		batch+=("$1")
+		shift
+	done
+	t0=$SECONDS
+	for i in "${!batch[@]}"; do
+		vg_start "${batch[$i]}" "$((vg_port + i))"
+	done
+	for prog in "${batch[@]}"; do
+		vg_check "$prog" "$((SECONDS - t0))"
+	done
+done
