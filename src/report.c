@@ -290,6 +290,12 @@ static void compute_lat(const struct report *r, const struct rb_session *s, stru
 		row[i].d = st.pct[i - LAT_FIXED + 1] / 1e3;
 }
 
+uint64_t report_row_count(const union out_val *row)
+{
+	_Static_assert((int)BW_ITERS == (int)LAT_ITERS, "both tables count in the same column");
+	return row[BW_ITERS].u;
+}
+
 void report_compute(const struct report *r, const struct rb_session *s,
 		    struct rb_measure *m, union out_val *row)
 {
