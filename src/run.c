@@ -423,7 +423,8 @@ static int setup_device(struct rb_session *s)
 		return err;
 	log_verbose("device %s port %d GID index %d (%s)", s->dev.name, s->dev.port,
 		    s->dev.gid.index, s->dev.gid_why);
-	err = placement_apply(s->dev.numa_node, o->numa_node, o->no_numa, o->cpu_list, &s->place);
+	err = placement_apply(s->dev.numa_node, o->numa_node, o->no_numa, o->cpu_list,
+			      s->is_client, &s->place);
 	if (err)
 		return err;
 	log_verbose("placement: %s", s->place.note);
