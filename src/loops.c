@@ -437,6 +437,24 @@ static bool window_tick(struct window *win, const struct rb_session *s, uint64_t
 	return win->phase == 2;
 }
 
+/*
+ * The loop ended before the window did (the peer stopped first, SIGINT):
+ * the window closes at end_ns with msgs.  One that never opened (still in
+ * warm-up) measured nothing: it is empty, and the run says so.
+ */
+static void window_close(struct window *win, uint64_t end_ns, uint64_t msgs)
+{
+	if (win->phase == 2)
+		return;
+	if (win->phase == 0) {
+		win->begin_ns = end_ns;
+		win->begin_msgs = msgs;
+	}
+	win->phase = 2;
+	win->end_ns = end_ns;
+	win->end_msgs = msgs;
+}
+
 static void measure_window(struct rb_measure *m, const struct window *win, uint64_t size)
 {
 	m->start_ns = win->begin_ns;
@@ -497,10 +515,7 @@ int loop_bw_post(struct rb_session *s, struct rb_measure *m)
 	if (s->duration_ns) {
 		if (win.phase < 2)
 			window_tick(&win, s, b.total);
-		if (win.phase < 2) {
-			win.end_ns = clock_now_ns();
-			win.end_msgs = b.total;
-		}
+		window_close(&win, clock_now_ns(), b.total);
 		measure_window(m, &win, s->size);
 	} else {
 		m->start_ns = win.t0;
@@ -631,10 +646,7 @@ int loop_bw_recv(struct rb_session *s, struct rb_measure *m)
 		err = recv_drain(s, &r);
 	err = loop_end(err, m);
 	if (s->duration_ns) {
-		if (win.phase < 2) {
-			win.end_ns = r.last_ns;
-			win.end_msgs = r.total;
-		}
+		window_close(&win, r.last_ns, r.total);
 		measure_window(m, &win, s->size);
 	} else {
 		m->start_ns = win.t0;
@@ -680,10 +692,7 @@ int loop_bw_send_bidir(struct rb_session *s, struct rb_measure *m)
 		err = recv_drain(s, &r);
 	err = loop_end(err, m);
 	if (s->duration_ns) {
-		if (win.phase < 2) {
-			win.end_ns = clock_now_ns();
-			win.end_msgs = b.total + r.total;
-		}
+		window_close(&win, clock_now_ns(), b.total + r.total);
 		measure_window(m, &win, s->size);
 	} else {
 		m->start_ns = win.t0;
@@ -790,8 +799,12 @@ static void lat_record(const struct rb_session *s, struct lat_run *l, struct rb_
 
 static void lat_finish(const struct rb_session *s, struct lat_run *l, struct rb_measure *m)
 {
+	uint64_t now = clock_now_ns();
+
+	if (s->duration_ns)
+		window_close(&l->win, now, l->k);
 	m->start_ns = s->duration_ns ? l->win.begin_ns : l->win.t0;
-	m->end_ns = s->duration_ns && l->win.end_ns ? l->win.end_ns : clock_now_ns();
+	m->end_ns = s->duration_ns ? l->win.end_ns : now;
 	m->msgs = histogram_count(m->hist);
 	m->bytes = m->msgs * s->size;
 	m->measured = true;

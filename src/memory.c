@@ -87,6 +87,28 @@ static int cpuset_first(const cpu_set_t *set)
 	return -1;
 }
 
+/*
+ * The CPU of set that a side pins its thread to: the server takes the
+ * first, the client the second (the first when set has one).  Both sides
+ * of a test on one host (loopback) then never share a CPU: two busy-polling
+ * loops on one CPU take turns at the scheduler's tick, and a ping-pong round
+ * trip becomes two ticks (8 ms at HZ=250) instead of microseconds.
+ */
+static int cpuset_for_role(const cpu_set_t *set, bool client)
+{
+	int first = cpuset_first(set);
+
+	for (int c = first + 1; client && first >= 0 && c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, set))
+			return c;
+	return first;
+}
+
+static const char *role_cpu(bool client)
+{
+	return client ? "the client takes the second" : "the server takes the first";
+}
+
 static int thread_pin(const cpu_set_t *set, const char *what)
 {
 	if (sched_setaffinity(0, sizeof(*set), set) == 0)
@@ -190,10 +212,10 @@ static int node_check(int node)
 	return -EINVAL;
 }
 
-/* Pin to the first allowed CPU of node: one CPU, so the measuring thread
- * stays put; the buffers go there too. */
-static int place_node(int node, int dev_node, const char *policy,
-		      const cpu_set_t *allowed, struct placement *p)
+/* Pin to one allowed CPU of node, so the measuring thread stays put (the
+ * server's the first, the client's the second); the buffers go there too. */
+static int place_node(int node, int dev_node, const char *policy, const cpu_set_t *allowed,
+		      bool client, struct placement *p)
 {
 	cpu_set_t on_node, one;
 
@@ -207,19 +229,43 @@ static int place_node(int node, int dev_node, const char *policy,
 		return 0;
 	}
 	CPU_ZERO(&one);
-	CPU_SET(cpuset_first(&on_node), &one);
+	CPU_SET(cpuset_for_role(&on_node, client), &one);
 	if (thread_pin(&one, policy))
 		return -EINVAL;
-	p->cpu = cpuset_first(&on_node);
+	p->cpu = cpuset_first(&one);
 	cpuset_format(&one, p->cpus, sizeof(p->cpus));
-	snprintf(p->note, sizeof(p->note), "%s: thread on CPU %d, buffers on node %d",
-		 policy, p->cpu, node);
+	snprintf(p->note, sizeof(p->note), "%s: thread on CPU %d (%s of the node's), buffers on node %d",
+		 policy, p->cpu, role_cpu(client), node);
 	note_remote(p, dev_node, "they are");
 	return 0;
 }
 
+/* No node to follow: the thread still gets one CPU by its role, so that
+ * two sides on one host cannot end up on one CPU; buffers as the kernel
+ * likes.  A CPU that cannot be pinned only leaves the thread free. */
+static void place_unknown(int dev_node, const cpu_set_t *allowed, bool client,
+			  struct placement *p)
+{
+	const char *why = !numa_ok() ? "NUMA not available" : dev_node < 0 ?
+			  "device NUMA node unknown" : "device node not a memory node here";
+	cpu_set_t one;
+
+	p->policy = "no NUMA info";
+	CPU_ZERO(&one);
+	CPU_SET(cpuset_for_role(allowed, client), &one);
+	if (sched_setaffinity(0, sizeof(one), &one)) {
+		snprintf(p->note, sizeof(p->note), "%s: thread and buffers left to the kernel "
+			 "(pinning failed: %s)", why, strerror(errno));
+		return;
+	}
+	p->cpu = cpuset_first(&one);
+	cpuset_format(&one, p->cpus, sizeof(p->cpus));
+	snprintf(p->note, sizeof(p->note), "%s: thread on CPU %d (%s allowed), buffers left to the kernel",
+		 why, p->cpu, role_cpu(client));
+}
+
 static int place_numa(int dev_node, int user_node, const char *cpu_list,
-		      const cpu_set_t *allowed, struct placement *p)
+		      const cpu_set_t *allowed, bool client, struct placement *p)
 {
 	bool restricted = CPU_COUNT(allowed) < sysconf(_SC_NPROCESSORS_ONLN);
 
@@ -236,13 +282,10 @@ static int place_numa(int dev_node, int user_node, const char *cpu_list,
 		return 0;
 	}
 	if (user_node >= 0)
-		return place_node(user_node, dev_node, "--numa-node", allowed, p);
+		return place_node(user_node, dev_node, "--numa-node", allowed, client, p);
 	if (node_valid(dev_node))
-		return place_node(dev_node, dev_node, "device-local", allowed, p);
-	p->policy = "no NUMA info";
-	snprintf(p->note, sizeof(p->note), "%s: thread and buffers left to the kernel",
-		 !numa_ok() ? "NUMA not available" : dev_node < 0 ? "device NUMA node unknown"
-		 : "device node not a memory node here");
+		return place_node(dev_node, dev_node, "device-local", allowed, client, p);
+	place_unknown(dev_node, allowed, client, p);
 	return 0;
 }
 
@@ -271,7 +314,7 @@ int placement_check(int user_node, const char *cpu_list)
 }
 
 int placement_apply(int dev_node, int user_node, bool no_numa,
-		    const char *cpu_list, struct placement *p)
+		    const char *cpu_list, bool client, struct placement *p)
 {
 	cpu_set_t allowed;
 
@@ -287,7 +330,7 @@ int placement_apply(int dev_node, int user_node, bool no_numa,
 			 "the kernel (CPUs %s)", p->cpus);
 		return 0;
 	}
-	return place_numa(dev_node, user_node, cpu_list, &allowed, p);
+	return place_numa(dev_node, user_node, cpu_list, &allowed, client, p);
 }
 
 /* ---- buffers -------------------------------------------------------- */

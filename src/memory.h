@@ -24,11 +24,14 @@ struct placement {
 /*
  * Decide and apply: pin the calling thread, set the node for buf_alloc().
  * dev_node -1 means unknown.  user_node -1: not given.  cpu_list NULL: not
- * given ("0,2-3" syntax).  An invalid CPU or node (not online, not allowed)
- * returns -EINVAL after logging a message naming the option: a usage error.
+ * given ("0,2-3" syntax).  client: the side that names a host; where the
+ * CPU is ours to choose, the server takes the first and the client the
+ * second, so two sides on one host never share a CPU.  An invalid CPU or
+ * node (not online, not allowed) returns -EINVAL after logging a message
+ * naming the option: a usage error.
  */
 int placement_apply(int dev_node, int user_node, bool no_numa,
-		    const char *cpu_list, struct placement *p);
+		    const char *cpu_list, bool client, struct placement *p);
 
 /* Check --numa-node and --cpu against this machine before anything starts:
  * -EINVAL (a usage error) with a message naming the option. */

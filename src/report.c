@@ -304,6 +304,12 @@ static void sweep_progress(const struct rb_session *s)
 		log_info("-a: size %llu done", (unsigned long long)s->size);
 }
 
+uint64_t report_row_count(const union out_val *row)
+{
+	_Static_assert((int)BW_ITERS == (int)LAT_ITERS, "both tables count in the same column");
+	return row[BW_ITERS].u;
+}
+
 void report_compute(const struct report *r, const struct rb_session *s,
 		    struct rb_measure *m, union out_val *row)
 {

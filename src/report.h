@@ -32,6 +32,8 @@ void report_begin(struct report *r, const struct rb_session *s);
 void report_compute(const struct report *r, const struct rb_session *s,
 		    struct rb_measure *m, union out_val *row);
 void report_row(struct report *r, const union out_val *row);
+/* Messages (bandwidth) or samples (latency) a computed row counts. */
+uint64_t report_row_count(const union out_val *row);
 /* Write -H and --raw for this size (m's samples are dumped before sorting). */
 int report_files(const struct rb_session *s, const struct rb_measure *m);
 void report_close(struct report *r, const char *status, const char *error);

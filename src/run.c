@@ -306,6 +306,24 @@ static unsigned size_cq_mod(const struct rb_options *o, uint64_t size)
 	return (unsigned)per_mib;
 }
 
+/*
+ * A run that went to its end yet counted nothing has no figures: a -D
+ * window that a stall (a descheduled process, a loaded host) spanned
+ * from end to end.  Saying "complete" with 0 messages would pass a
+ * script's check of the status; it is a failure.
+ */
+static int check_counted(const struct rb_session *s, const union out_val *row)
+{
+	if (report_row_count(row) > 0)
+		return 0;
+	if (s->duration_ns)
+		log_err("size %llu: no message completed in the %.3f s measuring window (a stall as long as the window; run it again, or longer with -D)",
+			(unsigned long long)s->size, (double)(s->duration_ns - s->warmup_ns) / 1e9);
+	else
+		log_err("size %llu: no message was counted", (unsigned long long)s->size);
+	return -ENODATA;
+}
+
 static int run_size(struct rb_session *s, struct report *r, bool *partial)
 {
 	union out_val row[REPORT_MAX_COLS] = { 0 };
@@ -326,9 +344,11 @@ static int run_size(struct rb_session *s, struct report *r, bool *partial)
 		report_compute(r, s, &m, row);
 	if (!err)
 		err = exchange_rows(s, r, row, m.measured);
+	*partial = m.partial || rb_stop;
+	if (!err && !*partial)
+		err = check_counted(s, row);
 	if (!err)
 		report_row(r, row);
-	*partial = m.partial || rb_stop;
 	measure_free(&m);
 	return err;
 }
@@ -403,7 +423,8 @@ static int setup_device(struct rb_session *s)
 		return err;
 	log_verbose("device %s port %d GID index %d (%s)", s->dev.name, s->dev.port,
 		    s->dev.gid.index, s->dev.gid_why);
-	err = placement_apply(s->dev.numa_node, o->numa_node, o->no_numa, o->cpu_list, &s->place);
+	err = placement_apply(s->dev.numa_node, o->numa_node, o->no_numa, o->cpu_list,
+			      s->is_client, &s->place);
 	if (err)
 		return err;
 	log_verbose("placement: %s", s->place.note);

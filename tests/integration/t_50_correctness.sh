@@ -191,6 +191,32 @@ EOF
 duration_case rb_send_bw bw
 duration_case rb_send_lat lat
 
+# stall_case PROG EXTRA: a -D 2 run (0.5 s warm-up) whose client stalls from
+# before its window opens to after it closes counts nothing; it must say
+# failed (exit 1, the status line, a message), never complete with 0.  The
+# stall is the --enable-test-delay build's busy wait before each post
+# (RB_TEST_DELAY_NS, 3 s: longer than the whole run), in the client only.
+stall_bin=${RB_DELAY_BIN:-$top_srcdir/build-delay}
+stall_case() {
+	local prog=$1 extra=$2 csvf=$RB_TMP/$1-stall.csv args name
+	name="$prog -D 2, a stall over the whole window"
+	if ! grep -qs 'define RB_TEST_DELAY 1' "$stall_bin/config.h" || ! [ -x "$stall_bin/$prog" ]; then
+		tap_skip "$name: exit 1, status failed" "no --enable-test-delay build in $stall_bin"
+		return
+	fi
+	args="$RB_DEV_ARGS -s 64 -D 2 --warmup-time=0.5 $extra"
+	rb_pair "$prog stall" "$RB_BIN/$prog $args" \
+		"RB_TEST_DELAY_NS=3000000000 $stall_bin/$prog $args --csv=$csvf $RB_IP"
+	[ "$(cat "$RB_CASE_DIR/client.rc")" = 1 ] && grep -q '^# status=failed' "$csvf" &&
+		grep -q 'no message completed in the' "$RB_CASE_DIR/client.err"
+	tap_ok $? "$name: client exit 1 (got $(cat "$RB_CASE_DIR/client.rc")), status failed, a message"
+	[ "$(cat "$RB_CASE_DIR/server.rc")" != 0 ]
+	tap_ok $? "$name: the server does not say success either (exit $(cat "$RB_CASE_DIR/server.rc"))"
+}
+
+stall_case rb_send_lat ""
+stall_case rb_write_bw "-Q 1"
+
 # ---- the clock, here (the unit test measures it on the build host) ----
 
 if [ -x "$top_builddir/tests/unit/test_clock" ]; then
