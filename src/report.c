@@ -106,6 +106,12 @@ static void report_columns(struct report *r, const struct rb_session *s)
 	}
 }
 
+void report_define(struct report *r, const struct rb_session *s)
+{
+	memset(r, 0, sizeof(*r));
+	report_columns(r, s);
+}
+
 int report_open(struct report *r, const struct rb_session *s)
 {
 	const struct rb_options *o = s->opt;
