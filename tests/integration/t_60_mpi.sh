@@ -7,9 +7,10 @@
 # OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1); four ranks on the guest's two CPUs need
 # --oversubscribe.  The MPI traffic itself stays off the RDMA device under
 # test: --mca pml ob1 --mca btl self,vader,tcp (no UCX, no openib on rxe0).
+# RB_MPI_ARGS replaces these mpirun options; RB_MPI_NP the 4 ranks.
 
 mpi_np=${RB_MPI_NP:-4}
-mpi_args="--allow-run-as-root --oversubscribe --mca pml ob1 --mca btl self,vader,tcp"
+mpi_args=${RB_MPI_ARGS:-"--allow-run-as-root --oversubscribe --mca pml ob1 --mca btl self,vader,tcp"}
 mpi_cases=("pairs send_bw" "pairs read_lat --json" "ring write_bw" "bisection send_lat" "usage"
 	"rank killed" "heatmap")
 
