@@ -61,7 +61,8 @@ int mpi_steps_run(struct mpi_job *job);
 /* Rank 0: the document's header, rows, end; the outliers to stderr. */
 int mpi_report_open(struct mpi_job *job);
 void mpi_report_rows(struct mpi_job *job, const uint64_t *recs, int n);
-void mpi_report_close(struct mpi_job *job);
+/* error: NULL, or why the job ends (status "failed") */
+void mpi_report_close(struct mpi_job *job, const char *error);
 void mpi_report_outliers(const struct mpi_job *job);
 
 int mpi_rows_add(struct mpi_rows *r, const uint64_t *rec, int len);

@@ -286,10 +286,10 @@ int main(int argc, char **argv)
 		err = mpi_report_open(&job);
 	if (!err)
 		err = mpi_steps_run(&job);
-	if (job.rank == 0 && !err) {
+	if (job.rank == 0 && !err)
 		mpi_report_outliers(&job);
-		mpi_report_close(&job);
-	}
+	if (job.rank == 0)
+		mpi_report_close(&job, err ? "see the messages on stderr" : NULL);
 	free(job.hosts);
 	return job_end(err);
 }

@@ -114,11 +114,11 @@ void mpi_report_rows(struct mpi_job *job, const uint64_t *recs, int n)
 	}
 }
 
-void mpi_report_close(struct mpi_job *job)
+void mpi_report_close(struct mpi_job *job, const char *error)
 {
 	if (!doc.out)
 		return;
-	out_end(doc.out, rb_stop ? "partial" : "complete", NULL);
+	out_end(doc.out, error ? "failed" : rb_stop ? "partial" : "complete", error);
 	doc.out = NULL;
 	if (doc.file != stdout)
 		fclose(doc.file);
