@@ -4,7 +4,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "config.h"
 #include "log.h"
@@ -32,17 +31,6 @@ const char *mpi_pattern_name(enum mpi_pattern p)
 	return p == PATTERN_RING ? "ring" : p == PATTERN_BISECTION ? "bisection" : "pairs";
 }
 
-static void meta_time(struct out *o)
-{
-	char buf[32];
-	time_t now = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&now, &tm);
-	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	out_meta_str(o, "timestamp_utc", "Date (UTC)", buf);
-}
-
 static void meta_job(const struct mpi_job *job)
 {
 	const struct rb_options *o = &job->opt;
@@ -66,7 +54,7 @@ static void meta_job(const struct mpi_job *job)
 	if (job->bench->metric == METRIC_LAT)
 		out_meta_str(doc.out, "latency", "Latency", job->bench->lat_divisor == 2 ?
 			     "one-way = round trip / 2" : "round trip of one operation");
-	meta_time(doc.out);
+	report_meta_time(doc.out);
 	out_meta_str(doc.out, "command_line", "Command", job->cmdline);
 }
 
