@@ -1,6 +1,7 @@
 #include "mpi_chan.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -43,27 +44,69 @@ static struct mpi_chan *of(struct oob_chan *c)
 	return c->impl;
 }
 
+/* Free the sends MPI is done with; the number still in flight. */
+static int sends_reap(struct mpi_chan *m)
+{
+	struct mpi_send **p = &m->sending;
+	int left = 0, done;
+
+	while (*p) {
+		struct mpi_send *s = *p;
+
+		done = 0;
+		MPI_Test(&s->req, &done, MPI_STATUS_IGNORE);
+		if (done) {
+			*p = s->next;
+			free(s);
+		} else {
+			p = &s->next;
+			left++;
+		}
+	}
+	return left;
+}
+
 static int mpi_send(struct oob_chan *c, uint16_t type, const void *payload, uint32_t len,
 		    int timeout_ms)
 {
 	struct mpi_chan *m = of(c);
-	MPI_Request req;
-	int rc;
+	struct mpi_send *s;
 
+	(void)timeout_ms;           /* nothing waits here: see mpi_chan.h */
 	if (type < WIRE_HELLO || type > WIRE_TYPE_MAX || len > WIRE_MAX_PAYLOAD ||
 	    (len && !payload))
 		return -EINVAL;
-	wire_hdr_encode(m->frame, type, len);
+	s = malloc(sizeof(*s) + WIRE_HDR_LEN + len);
+	if (!s)
+		return -ENOMEM;
+	wire_hdr_encode(s->frame, type, len);
 	if (len)
-		memcpy(m->frame + WIRE_HDR_LEN, payload, len);
-	if (MPI_Isend(m->frame, (int)(WIRE_HDR_LEN + len), MPI_BYTE, m->peer, m->tag, m->comm,
-		      &req) != MPI_SUCCESS)
+		memcpy(s->frame + WIRE_HDR_LEN, payload, len);
+	if (MPI_Isend(s->frame, (int)(WIRE_HDR_LEN + len), MPI_BYTE, m->peer, m->tag, m->comm,
+		      &s->req) != MPI_SUCCESS) {
+		free(s);
+		log_err("OOB: sending %s to rank %d: MPI error", wire_type_name(type), m->peer);
 		return -EIO;
-	rc = mpi_wait_until(&req, NULL, deadline_of(timeout_ms));
-	if (rc)
-		log_err("OOB: sending %s to rank %d: %s", wire_type_name(type), m->peer,
-			rc == -ETIMEDOUT ? "timed out (the rank is not receiving)" : "MPI error");
-	return rc;
+	}
+	s->next = m->sending;
+	m->sending = s;
+	sends_reap(m);
+	return 0;
+}
+
+int mpi_chan_close(struct mpi_chan *m, int timeout_ms)
+{
+	uint64_t deadline = deadline_of(timeout_ms);
+
+	while (sends_reap(m)) {
+		if (clock_now_ns() >= deadline) {
+			log_warn("OOB: rank %d did not take the last messages within %.1f s",
+				 m->peer, timeout_ms / 1e3);
+			return -ETIMEDOUT;
+		}
+		mpi_nap();
+	}
+	return 0;
 }
 
 /* 1: a frame from the peer is waiting (its size in *bytes), 0: none by the deadline. */
@@ -110,8 +153,10 @@ static int mpi_recv(struct oob_chan *c, uint16_t *type, void *buf, uint32_t cap,
 {
 	struct mpi_chan *m = of(c);
 	struct wire_hdr h;
-	int bytes = 0, rc = probe_until(m, deadline_of(timeout_ms), &bytes);
+	int bytes = 0, rc;
 
+	sends_reap(m);
+	rc = probe_until(m, deadline_of(timeout_ms), &bytes);
 	if (rc == 0) {
 		log_err("OOB: nothing from rank %d for %.1f s (failed, stalled or gone)", m->peer,
 			timeout_ms / 1e3);
@@ -147,4 +192,5 @@ void mpi_chan_init(struct mpi_chan *m, MPI_Comm comm, int peer, int tag)
 	m->comm = comm;
 	m->peer = peer;
 	m->tag = tag;
+	m->sending = NULL;
 }

@@ -96,6 +96,8 @@ static void *link_main(void *arg)
 	mpi_chan_init(lr->chan, MPI_COMM_WORLD, peer,
 		      lr->ends.src < lr->ends.dst ? TAG_LINK_UP : TAG_LINK_DOWN);
 	lr->rc = run_link(job->bench, &job->opt, &l);
+	if (mpi_chan_close(lr->chan, (int)(job->opt.timeout_s * 1000)) && !lr->rc)
+		lr->rc = RB_EXIT_RUNTIME;
 	if (lr->rc)
 		log_err("rank %d (%s): link %d -> %d (%s -> %s) failed", job->rank,
 			job->hosts[job->rank], lr->ends.src, lr->ends.dst, job->hosts[lr->ends.src],
