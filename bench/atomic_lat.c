@@ -3,7 +3,7 @@
 #include "bench.h"
 #include "loops.h"
 
-const struct rb_bench rb_bench = {
+const struct rb_bench RB_BENCH_NAME = {
 	.name = "rb_atomic_lat",
 	.title = "Atomic latency",
 	.summary = "Measure RDMA atomic latency (the round trip of one 8-byte fetch-and-add or compare-and-swap)",

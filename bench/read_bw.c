@@ -4,7 +4,7 @@
 #include "bench.h"
 #include "loops.h"
 
-const struct rb_bench rb_bench = {
+const struct rb_bench RB_BENCH_NAME = {
 	.name = "rb_read_bw",
 	.title = "RDMA read bandwidth",
 	.summary = "Measure RDMA read bandwidth and message rate between two RDMA hosts",

@@ -3,7 +3,7 @@
 #include "bench.h"
 #include "loops.h"
 
-const struct rb_bench rb_bench = {
+const struct rb_bench RB_BENCH_NAME = {
 	.name = "rb_read_lat",
 	.title = "RDMA read latency",
 	.summary = "Measure RDMA read latency (the round trip of one read) between two RDMA hosts",

@@ -3,7 +3,7 @@
 #include "bench.h"
 #include "loops.h"
 
-const struct rb_bench rb_bench = {
+const struct rb_bench RB_BENCH_NAME = {
 	.name = "rb_send_bw",
 	.title = "Send bandwidth",
 	.summary = "Measure send/receive bandwidth and message rate between two RDMA hosts",

@@ -2,7 +2,7 @@
 #include "bench.h"
 #include "loops.h"
 
-const struct rb_bench rb_bench = {
+const struct rb_bench RB_BENCH_NAME = {
 	.name = "rb_send_lat",
 	.title = "Send latency",
 	.summary = "Measure send/receive latency (ping-pong, half the round trip) between two RDMA hosts",

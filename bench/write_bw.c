@@ -3,7 +3,7 @@
 #include "bench.h"
 #include "loops.h"
 
-const struct rb_bench rb_bench = {
+const struct rb_bench RB_BENCH_NAME = {
 	.name = "rb_write_bw",
 	.title = "RDMA write bandwidth",
 	.summary = "Measure RDMA write bandwidth and message rate between two RDMA hosts",

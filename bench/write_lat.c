@@ -4,7 +4,7 @@
 #include "bench.h"
 #include "loops.h"
 
-const struct rb_bench rb_bench = {
+const struct rb_bench RB_BENCH_NAME = {
 	.name = "rb_write_lat",
 	.title = "RDMA write latency",
 	.summary = "Measure RDMA write latency (ping-pong, half the round trip) between two RDMA hosts",

@@ -195,10 +195,10 @@ static int cm_sync_listening(struct rb_session *s)
 {
 	uint8_t buf[16];
 	uint32_t len;
-	int err = oob_send(s->oob_fd, WIRE_READY, NULL, 0, cm_timeout_ms(s));
+	int err = oob_chan_send(s->chan, WIRE_READY, NULL, 0, cm_timeout_ms(s));
 
 	if (!err)
-		err = oob_expect(s->oob_fd, WIRE_READY, buf, sizeof(buf), &len, cm_timeout_ms(s));
+		err = oob_chan_expect(s->chan, WIRE_READY, buf, sizeof(buf), &len, cm_timeout_ms(s));
 	if (err)
 		log_err("rdma_cm: the %s did not get ready to connect (it failed or is gone)",
 			s->is_client ? "server" : "client");

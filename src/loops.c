@@ -57,16 +57,15 @@ static inline void watch_progress(struct watch *w, int n)
 /* The peer sent DONE (1), nothing yet (0), or the channel failed (-errno). */
 static int peer_done(struct rb_session *s)
 {
-	struct pollfd p = { .fd = s->oob_fd, .events = POLLIN };
 	uint8_t buf[64];
 	uint32_t len;
 	uint16_t type;
 
 	if (s->peer_done)
 		return 1;
-	if (poll(&p, 1, 0) <= 0)
+	if (oob_chan_wait(s->chan, 0) <= 0)
 		return 0;
-	if (oob_recv(s->oob_fd, &type, buf, sizeof(buf), &len, 1000))
+	if (oob_chan_recv(s->chan, &type, buf, sizeof(buf), &len, 1000))
 		return -ECONNRESET;
 	/* a READY during a measurement is the active peer's heartbeat */
 	if (type == WIRE_READY) {
@@ -93,7 +92,7 @@ static void heartbeat(struct rb_session *s, uint64_t now)
 	    (s->heartbeat_ns && now - s->heartbeat_ns < NSEC_PER_SEC))
 		return;
 	s->heartbeat_ns = now;
-	oob_send(s->oob_fd, WIRE_READY, NULL, 0, 1000);
+	oob_chan_send(s->chan, WIRE_READY, NULL, 0, 1000);
 }
 
 static int watch_idle(struct watch *w)
@@ -716,14 +715,15 @@ int loop_passive(struct rb_session *s, struct rb_measure *m)
 	watch_init(&w, s, "waiting for the peer");
 	s->heartbeat_ns = clock_now_ns();
 	for (;;) {
-		struct pollfd p = { .fd = s->oob_fd, .events = POLLIN };
+		int ready;
 
 		if (rb_stop) {
 			m->partial = true;
 			return 0;
 		}
-		if (poll(&p, 1, 100) < 0 && errno != EINTR)
-			return -errno;
+		ready = oob_chan_wait(s->chan, 100);
+		if (ready < 0)
+			return ready;
 		done = peer_done(s);
 		if (done < 0)
 			log_err("%s at size %llu: the peer is gone (it failed or was killed)", w.what,

@@ -642,3 +642,67 @@ void oob_close_listener(struct oob_listener *l)
 		close(l->fd);
 	l->fd = -1;
 }
+
+/* ---- channels ---- */
+
+static int tcp_send(struct oob_chan *c, uint16_t type, const void *payload, uint32_t len,
+		    int timeout_ms)
+{
+	return oob_send(c->fd, type, payload, len, timeout_ms);
+}
+
+static int tcp_recv(struct oob_chan *c, uint16_t *type, void *buf, uint32_t cap, uint32_t *len,
+		    int timeout_ms)
+{
+	return oob_recv(c->fd, type, buf, cap, len, timeout_ms);
+}
+
+static int tcp_wait(struct oob_chan *c, int timeout_ms)
+{
+	struct pollfd p = { .fd = c->fd, .events = POLLIN };
+	int n = poll(&p, 1, timeout_ms);
+
+	if (n < 0)
+		return errno == EINTR ? 0 : -errno;
+	return n > 0;
+}
+
+static const struct oob_chan_ops tcp_ops = { tcp_send, tcp_recv, tcp_wait };
+
+void oob_chan_tcp(struct oob_chan *c, int fd)
+{
+	*c = (struct oob_chan){ .ops = &tcp_ops, .fd = fd };
+}
+
+int oob_chan_send(struct oob_chan *c, uint16_t type, const void *payload, uint32_t len,
+		  int timeout_ms)
+{
+	return c->ops->send(c, type, payload, len, timeout_ms);
+}
+
+int oob_chan_recv(struct oob_chan *c, uint16_t *type, void *buf, uint32_t cap, uint32_t *len,
+		  int timeout_ms)
+{
+	return c->ops->recv(c, type, buf, cap, len, timeout_ms);
+}
+
+int oob_chan_expect(struct oob_chan *c, uint16_t type, void *buf, uint32_t cap, uint32_t *len,
+		    int timeout_ms)
+{
+	uint16_t got;
+	int rc;
+
+	if (c->ops == &tcp_ops)     /* its message names the peer's address */
+		return oob_expect(c->fd, type, buf, cap, len, timeout_ms);
+	rc = oob_chan_recv(c, &got, buf, cap, len, timeout_ms);
+	if (rc || got == type)
+		return rc;
+	log_err("OOB: expected a %s message from the peer, got %s", wire_type_name(type),
+		wire_type_name(got));
+	return -EPROTO;
+}
+
+int oob_chan_wait(struct oob_chan *c, int timeout_ms)
+{
+	return c->ops->wait(c, timeout_ms);
+}

@@ -58,4 +58,38 @@ int oob_recv(int fd, uint16_t *type, void *buf, uint32_t cap, uint32_t *len, int
 /* Receive and require a given type (-EPROTO with a message otherwise). */
 int oob_expect(int fd, uint16_t type, void *buf, uint32_t cap, uint32_t *len, int timeout_ms);
 
+/*
+ * A channel to one peer: the session driver and the loops exchange frames
+ * through it without knowing what carries them (a TCP socket here, MPI in
+ * rb_mpi: src/mpi_chan.c).  Each operation honours its timeout and has the
+ * meaning and return values of oob_send() / oob_recv().
+ */
+struct oob_chan;
+
+struct oob_chan_ops {
+	int (*send)(struct oob_chan *c, uint16_t type, const void *payload, uint32_t len,
+		    int timeout_ms);
+	int (*recv)(struct oob_chan *c, uint16_t *type, void *buf, uint32_t cap, uint32_t *len,
+		    int timeout_ms);
+	/* 1: a frame is waiting, 0: none within timeout_ms, or -errno. */
+	int (*wait)(struct oob_chan *c, int timeout_ms);
+};
+
+struct oob_chan {
+	const struct oob_chan_ops *ops;
+	int fd;                     /* TCP: the connected socket (not owned) */
+	void *impl;                 /* other implementations' state */
+};
+
+/* A channel over a connected TCP socket. */
+void oob_chan_tcp(struct oob_chan *c, int fd);
+
+int oob_chan_send(struct oob_chan *c, uint16_t type, const void *payload, uint32_t len,
+		  int timeout_ms);
+int oob_chan_recv(struct oob_chan *c, uint16_t *type, void *buf, uint32_t cap, uint32_t *len,
+		  int timeout_ms);
+int oob_chan_expect(struct oob_chan *c, uint16_t type, void *buf, uint32_t cap, uint32_t *len,
+		    int timeout_ms);
+int oob_chan_wait(struct oob_chan *c, int timeout_ms);
+
 #endif

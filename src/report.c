@@ -106,6 +106,12 @@ static void report_columns(struct report *r, const struct rb_session *s)
 	}
 }
 
+void report_define(struct report *r, const struct rb_session *s)
+{
+	memset(r, 0, sizeof(*r));
+	report_columns(r, s);
+}
+
 int report_open(struct report *r, const struct rb_session *s)
 {
 	const struct rb_options *o = s->opt;
@@ -129,7 +135,7 @@ int report_open(struct report *r, const struct rb_session *s)
 	return 0;
 }
 
-static void meta_time(struct report *r)
+void report_meta_time(struct out *o)
 {
 	char buf[32];
 	time_t now = time(NULL);
@@ -137,7 +143,7 @@ static void meta_time(struct report *r)
 
 	gmtime_r(&now, &tm);
 	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	out_meta_str(r->out, "timestamp_utc", "Date (UTC)", buf);
+	out_meta_str(o, "timestamp_utc", "Date (UTC)", buf);
 }
 
 static void meta_device(struct report *r, const struct rb_session *s)
@@ -222,7 +228,7 @@ void report_begin(struct report *r, const struct rb_session *s)
 	meta_test(r, s);
 	meta_placement(r, s);
 	out_meta_str(r->out, "clock", "Clock", clock_source());
-	meta_time(r);
+	report_meta_time(r->out);
 	out_meta_str(r->out, "command_line", "Command", s->opt->cmdline);
 	out_begin(r->out, s->bench->title, r->cols, r->ncols);
 	r->begun = true;

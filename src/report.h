@@ -26,6 +26,11 @@ struct report {
 
 /* Open the output (stdout or the file) and define the columns. */
 int report_open(struct report *r, const struct rb_session *s);
+/* Only define the columns (r->all, r->shown): for a driver that prints the
+ * rows elsewhere (rb_mpi).  Nothing is opened; do not call report_close. */
+void report_define(struct report *r, const struct rb_session *s);
+/* The metadata item timestamp_utc: now. */
+void report_meta_time(struct out *o);
 /* Metadata and header; call once the session is connected. */
 void report_begin(struct report *r, const struct rb_session *s);
 /* Compute a full row (r->nall values) from a measure. */

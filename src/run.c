@@ -158,9 +158,9 @@ static int exchange_hello(struct rb_session *s)
 	n = wire_hello_encode(&mine, buf, sizeof(buf));
 	if (n < 0)
 		return n;
-	err = oob_send(s->oob_fd, WIRE_HELLO, buf, (uint32_t)n, oob_timeout_ms(s));
+	err = oob_chan_send(s->chan, WIRE_HELLO, buf, (uint32_t)n, oob_timeout_ms(s));
 	if (!err)
-		err = oob_expect(s->oob_fd, WIRE_HELLO, buf, sizeof(buf), &len, oob_timeout_ms(s));
+		err = oob_chan_expect(s->chan, WIRE_HELLO, buf, sizeof(buf), &len, oob_timeout_ms(s));
 	if (!err && wire_hello_decode(buf, len, &peer)) {
 		log_err("OOB: the peer's HELLO message is malformed");
 		err = -EPROTO;
@@ -194,9 +194,9 @@ static int exchange_qps(struct rb_session *s)
 	n = wire_qp_encode(s->q.local, s->q.n, buf, sizeof(buf));
 	if (n < 0)
 		return n;
-	err = oob_send(s->oob_fd, WIRE_QP, buf, (uint32_t)n, oob_timeout_ms(s));
+	err = oob_chan_send(s->chan, WIRE_QP, buf, (uint32_t)n, oob_timeout_ms(s));
 	if (!err)
-		err = oob_expect(s->oob_fd, WIRE_QP, buf, sizeof(buf), &len, oob_timeout_ms(s));
+		err = oob_chan_expect(s->chan, WIRE_QP, buf, sizeof(buf), &len, oob_timeout_ms(s));
 	if (!err && (wire_qp_decode(buf, len, s->q.remote, s->q.n, &got) || got != s->q.n)) {
 		log_err("OOB: the peer sent a malformed QP list (%d QPs expected)", s->q.n);
 		err = -EPROTO;
@@ -212,10 +212,10 @@ static int barrier(struct rb_session *s, const char *phase)
 {
 	uint8_t buf[16];
 	uint32_t len;
-	int err = oob_send(s->oob_fd, WIRE_READY, NULL, 0, oob_timeout_ms(s));
+	int err = oob_chan_send(s->chan, WIRE_READY, NULL, 0, oob_timeout_ms(s));
 
 	if (!err)
-		err = oob_expect(s->oob_fd, WIRE_READY, buf, sizeof(buf), &len, oob_timeout_ms(s));
+		err = oob_chan_expect(s->chan, WIRE_READY, buf, sizeof(buf), &len, oob_timeout_ms(s));
 	if (err)
 		log_err("%s: the peer did not get ready (it failed or is gone)", phase);
 	return err;
@@ -228,10 +228,10 @@ static int exchange_done(struct rb_session *s)
 {
 	uint8_t buf[16];
 	uint32_t len;
-	int err = oob_send(s->oob_fd, WIRE_DONE, NULL, 0, oob_timeout_ms(s));
+	int err = oob_chan_send(s->chan, WIRE_DONE, NULL, 0, oob_timeout_ms(s));
 
 	if (!err && !s->peer_done)
-		err = oob_expect(s->oob_fd, WIRE_DONE, buf, sizeof(buf), &len, oob_timeout_ms(s));
+		err = oob_chan_expect(s->chan, WIRE_DONE, buf, sizeof(buf), &len, oob_timeout_ms(s));
 	if (err)
 		log_err("finishing size %llu: the peer did not finish (it failed or is gone)",
 			(unsigned long long)s->size);
@@ -250,9 +250,9 @@ static int exchange_rows(struct rb_session *s, const struct report *r, union out
 	for (int i = 0; i < r->nall; i++)
 		p[i] = (struct wire_param){ (uint16_t)i, measured ? row[i].u : 0 };
 	n = wire_params_encode(p, r->nall, buf, sizeof(buf));
-	err = n < 0 ? n : oob_send(s->oob_fd, WIRE_RESULT, buf, (uint32_t)n, oob_timeout_ms(s));
+	err = n < 0 ? n : oob_chan_send(s->chan, WIRE_RESULT, buf, (uint32_t)n, oob_timeout_ms(s));
 	if (!err)
-		err = oob_expect(s->oob_fd, WIRE_RESULT, buf, sizeof(buf), &len, oob_timeout_ms(s));
+		err = oob_chan_expect(s->chan, WIRE_RESULT, buf, sizeof(buf), &len, oob_timeout_ms(s));
 	if (!err && (wire_params_decode(buf, len, p, REPORT_MAX_COLS, &n) || n != r->nall)) {
 		log_err("OOB: the peer sent a malformed result");
 		err = -EPROTO;
@@ -324,6 +324,15 @@ static int check_counted(const struct rb_session *s, const union out_val *row)
 	return -ENODATA;
 }
 
+/* The row goes to the report, or to the embedding driver (the client's). */
+static void session_row(struct rb_session *s, struct report *r, const union out_val *row)
+{
+	if (!s->link)
+		report_row(r, row);
+	else if (s->is_client)
+		s->link->row(s->link->arg, row, r->nall);
+}
+
 static int run_size(struct rb_session *s, struct report *r, bool *partial)
 {
 	union out_val row[REPORT_MAX_COLS] = { 0 };
@@ -348,7 +357,7 @@ static int run_size(struct rb_session *s, struct report *r, bool *partial)
 	if (!err && !*partial)
 		err = check_counted(s, row);
 	if (!err)
-		report_row(r, row);
+		session_row(s, r, row);
 	measure_free(&m);
 	return err;
 }
@@ -478,8 +487,9 @@ static int run_session(struct rb_session *s)
 	int err;
 
 	session_timing(s);
-	err = report_open(&r, s);
-	if (err)
+	if (s->link)
+		report_define(&r, s);
+	else if (report_open(&r, s))
 		return RB_EXIT_RUNTIME;
 	err = exchange_hello(s);
 	if (!err)
@@ -488,14 +498,15 @@ static int run_session(struct rb_session *s)
 		err = check_atomics(s);
 	if (!err)
 		err = connect_qps(s);
-	if (!err)
+	if (!err && !s->link)
 		report_begin(&r, s);
 	if (!err)
 		err = run_sizes(s, &r, &partial);
 	if (!err && partial)
 		log_warn("size %llu: stopped early (%s); the figures cover what was measured",
 			 (unsigned long long)s->size, rb_stop ? "interrupted" : "the peer stopped first");
-	report_close(&r, status_of(err, partial), err ? "see the messages on stderr" : NULL);
+	if (!s->link)
+		report_close(&r, status_of(err, partial), err ? "see the messages on stderr" : NULL);
 	session_teardown(s);
 	if (err == -EINVAL)
 		return RB_EXIT_USAGE;
@@ -505,14 +516,17 @@ static int run_session(struct rb_session *s)
 static int run_client(const struct rb_bench *b, const struct rb_options *o)
 {
 	struct rb_session s = { .bench = b, .opt = o, .is_client = true };
-	int deadline_ms = (int)(o->timeout_s * 1000), rc;
+	struct oob_chan chan;
+	int deadline_ms = (int)(o->timeout_s * 1000), fd, rc;
 
 	snprintf(s.peer, sizeof(s.peer), "%s", o->server);
-	s.oob_fd = oob_connect(o->server, o->port, deadline_ms);
-	if (s.oob_fd < 0)
+	fd = oob_connect(o->server, o->port, deadline_ms);
+	if (fd < 0)
 		return RB_EXIT_RUNTIME;
+	oob_chan_tcp(&chan, fd);
+	s.chan = &chan;
 	rc = run_session(&s);
-	close(s.oob_fd);
+	close(fd);
 	return rc;
 }
 
@@ -545,9 +559,10 @@ static int run_server(const struct rb_bench *b, const struct rb_options *o)
 	rc = RB_EXIT_RUNTIME;	/* a signal before any client ends in failure */
 	do {
 		struct rb_session s = { .bench = b, .opt = o };
+		struct oob_chan chan;
+		int fd = oob_accept(&l, -1, s.peer, sizeof(s.peer));
 
-		s.oob_fd = oob_accept(&l, -1, s.peer, sizeof(s.peer));
-		if (s.oob_fd < 0) {
+		if (fd < 0) {
 			/* --persistent ends on a signal between clients: the
 			 * status is the last client's */
 			if (rb_stop && o->persistent)
@@ -558,20 +573,36 @@ static int run_server(const struct rb_bench *b, const struct rb_options *o)
 			continue;
 		}
 		log_verbose("client %s connected", s.peer);
+		oob_chan_tcp(&chan, fd);
+		s.chan = &chan;
 		oob_refuse_start(&l);
 		rc = run_session(&s);
 		oob_refuse_stop(&l);
-		close(s.oob_fd);
+		close(fd);
 	} while (o->persistent && !rb_stop);
 	oob_close_listener(&l);
 	return rc;
+}
+
+void run_init(void)
+{
+	signals_install();
+	srand48((long)getpid() ^ (long)clock_now_ns());
 }
 
 int run_bench(const struct rb_bench *b, const struct rb_options *o)
 {
 	if (placement_check(o->numa_node, o->cpu_list))
 		return RB_EXIT_USAGE;
-	signals_install();
-	srand48((long)getpid() ^ (long)clock_now_ns());
+	run_init();
 	return o->server ? run_client(b, o) : run_server(b, o);
+}
+
+int run_link(const struct rb_bench *b, const struct rb_options *o, const struct rb_link *l)
+{
+	struct rb_session s = { .bench = b, .opt = o, .is_client = l->is_client,
+				.chan = l->chan, .link = l };
+
+	snprintf(s.peer, sizeof(s.peer), "%s", l->peer);
+	return run_session(&s);
 }

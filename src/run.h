@@ -14,15 +14,31 @@
 #include "device.h"
 #include "histogram.h"
 #include "memory.h"
+#include "oob.h"
 #include "options.h"
+#include "output.h"
 #include "qp.h"
 #include "stats.h"
+
+/*
+ * A session embedded in another driver (rb_mpi): the channel to its peer
+ * is given, and instead of a report on stdout the client hands each size's
+ * full row (the report's columns, all of them) to row().
+ */
+struct rb_link {
+	struct oob_chan *chan;
+	const char *peer;           /* for messages: "rank 3 (node17)" */
+	bool is_client;
+	void (*row)(void *arg, const union out_val *row, int ncols);
+	void *arg;
+};
 
 struct rb_session {
 	const struct rb_bench *bench;
 	const struct rb_options *opt;
 	bool is_client;
-	int oob_fd;
+	struct oob_chan *chan;      /* the out-of-band exchange with the peer */
+	const struct rb_link *link; /* embedded (rb_mpi), else NULL */
 	char peer[64];
 	struct rb_device dev;
 	struct placement place;
@@ -56,5 +72,10 @@ extern volatile sig_atomic_t rb_stop;
 
 /* Run benchmark b with options o; returns an RB_EXIT_* code. */
 int run_bench(const struct rb_bench *b, const struct rb_options *o);
+
+/* What run_bench() does first: the SIGINT/SIGTERM handler, the PSN seed. */
+void run_init(void);
+/* One embedded session over l's channel; returns an RB_EXIT_* code. */
+int run_link(const struct rb_bench *b, const struct rb_options *o, const struct rb_link *l);
 
 #endif

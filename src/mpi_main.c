@@ -1,0 +1,295 @@
+/* rb_mpi: a benchmark over every link of an MPI job (see mpi_job.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "log.h"
+#include "mpi_benches.h"
+#include "mpi_job.h"
+#include "run.h"
+#include "units.h"
+
+#define DEFAULT_BENCH "send_bw"
+#define DEFAULT_OUTLIER_PCT 20
+#define DEFAULT_STEP_TIMEOUT_S 600
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: mpirun [MPI OPTIONS] rb_mpi [--bench NAME] [--pattern pairs|ring|bisection] [OPTIONS]\n\n"
+		"Run one benchmark over the links between MPI ranks (one rank per host, each on\n"
+		"its local device); rank 0 prints one row per link and size.\n\n"
+		"  --bench NAME         ");
+	mpi_bench_list(f);
+	fprintf(f, " (default %s)\n"
+		"  --pattern P          pairs: every ordered pair in turn, one at a time (default);\n"
+		"                       ring: rank i to i+1, all at once; bisection: the first\n"
+		"                       half to the second half, all at once\n"
+		"  --outlier PCT        list links PCT %% or more worse than the median link (default %d)\n"
+		"  --step-timeout SECONDS  a rank that has not ended a step by then is lost (default %d)\n"
+		"  -h, --help / -V, --version\n\n"
+		"The benchmark's own options apply (see its man page), except those that name a\n"
+		"peer or a port: -d, -i, -x, -c, -m, -s, -a, -n, -D, -q, -t, -r, -Q, -l, -o, -I,\n"
+		"--timeout, --percentiles, --numa-node, --no-numa, --csv[=FILE], --json[=FILE], ...\n",
+		DEFAULT_BENCH, DEFAULT_OUTLIER_PCT, DEFAULT_STEP_TIMEOUT_S);
+}
+
+static int usage_error(const char *what, const char *val, const char *hint)
+{
+	log_err("%s: '%s' %s", what, val ? val : "", hint);
+	log_info("try '--help'");
+	return -EINVAL;
+}
+
+static int parse_pattern(const char *s, enum mpi_pattern *p)
+{
+	static const char *const names[] = { "pairs", "ring", "bisection" };
+
+	for (int i = 0; i < 3; i++)
+		if (s && !strcmp(s, names[i])) {
+			*p = (enum mpi_pattern)i;
+			return 0;
+		}
+	return usage_error("--pattern", s, "is not a pattern (pairs, ring or bisection)");
+}
+
+static int parse_number(const char *opt, const char *s, double lo, double hi, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = s ? strtod(s, &end) : 0;
+	if (!s || errno || end == s || *end || !(*v >= lo && *v <= hi)) {
+		char hint[64];
+
+		snprintf(hint, sizeof(hint), "is not a number from %g to %g", lo, hi);
+		return usage_error(opt, s, hint);
+	}
+	return 0;
+}
+
+/* "--name VALUE" or "--name=VALUE" at argv[*i]: the value, else NULL. */
+static const char *own_option(int argc, char **argv, int *i, const char *name, bool *found)
+{
+	size_t n = strlen(name);
+
+	*found = false;
+	if (strncmp(argv[*i], name, n))
+		return NULL;
+	if (argv[*i][n] == '=') {
+		*found = true;
+		return argv[*i] + n + 1;
+	}
+	if (argv[*i][n])
+		return NULL;
+	*found = true;
+	return *i + 1 < argc ? argv[++*i] : NULL;
+}
+
+/* Take rb_mpi's own options out of argv; the rest is the benchmark's. */
+static int parse_own(struct mpi_job *job, int argc, char **argv, char **rest, int *nrest,
+		     const char **bench)
+{
+	double v;
+	bool found;
+
+	*nrest = 0;
+	rest[(*nrest)++] = argv[0];
+	for (int i = 1; i < argc; i++) {
+		const char *val;
+
+		if ((val = own_option(argc, argv, &i, "--bench", &found)) || found) {
+			*bench = val;
+		} else if ((val = own_option(argc, argv, &i, "--pattern", &found)) || found) {
+			if (parse_pattern(val, &job->pattern))
+				return -EINVAL;
+		} else if ((val = own_option(argc, argv, &i, "--outlier", &found)) || found) {
+			if (parse_number("--outlier", val, 0, 1000, &job->outlier_pct))
+				return -EINVAL;
+		} else if ((val = own_option(argc, argv, &i, "--step-timeout", &found)) || found) {
+			if (parse_number("--step-timeout", val, 1, 1e6, &v))
+				return -EINVAL;
+			job->step_timeout_s = v;
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			return 1;
+		} else if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version")) {
+			return 2;
+		} else {
+			rest[(*nrest)++] = argv[i];
+		}
+	}
+	rest[*nrest] = NULL;
+	return 0;
+}
+
+/* What names a peer or a port has no meaning here: MPI finds the peers. */
+static int reject_pair_options(const struct rb_options *o)
+{
+	if (o->server)
+		return usage_error("server host", o->server, "is not taken: MPI ranks are the hosts");
+	if (o->rdma_cm)
+		return usage_error("-R/--rdma_cm", "", "is not supported: the QPs are connected through MPI");
+	if (o->persistent || o->bind_addr || o->port != OOB_DEFAULT_PORT)
+		return usage_error("--persistent/--bind/-p", "", "are not taken: there is no TCP exchange");
+	if (o->histogram_file || o->raw_file)
+		return usage_error("-H/--raw", "", "are not supported: rows go to rank 0 only");
+	return 0;
+}
+
+static void cmdline_join(struct mpi_job *job, int argc, char **argv)
+{
+	size_t used = 0;
+
+	for (int i = 0; i < argc && used < sizeof(job->cmdline); i++)
+		used += (size_t)snprintf(job->cmdline + used, sizeof(job->cmdline) - used, "%s%s",
+					 i ? " " : "", argv[i]);
+}
+
+/* 0: run; 1: help or version printed; -EINVAL: a usage error was printed. */
+static int job_parse(struct mpi_job *job, int argc, char **argv)
+{
+	char **rest = calloc((size_t)argc + 1, sizeof(*rest));
+	const char *bench = DEFAULT_BENCH;
+	int nrest, rc;
+
+	if (!rest)
+		return -ENOMEM;
+	job->outlier_pct = DEFAULT_OUTLIER_PCT;
+	job->step_timeout_s = DEFAULT_STEP_TIMEOUT_S;
+	cmdline_join(job, argc, argv);
+	rc = parse_own(job, argc, argv, rest, &nrest, &bench);
+	if (rc == 1)
+		usage(stdout);
+	else if (rc == 2)
+		printf("rb_mpi (rdmabench) %s\n", PACKAGE_VERSION);
+	if (rc)
+		goto out;
+	job->bench = mpi_bench_find(bench ? bench : "");
+	if (!job->bench) {
+		rc = usage_error("--bench", bench, "is not a benchmark");
+		goto out;
+	}
+	rc = options_parse(nrest, rest, job->bench, &job->opt);
+	if (rc > 0)
+		rc = usage_error("--help/--version", "", "go first (before the benchmark's options)");
+	if (!rc)
+		rc = reject_pair_options(&job->opt);
+out:
+	free(rest);
+	return rc;
+}
+
+/* Only rank 0 speaks about the command line: the others would say the same. */
+static int job_parse_quiet(struct mpi_job *job, int argc, char **argv)
+{
+	int saved_out = -1, saved_err = -1, null = -1, rc;
+
+	if (job->rank != 0) {
+		fflush(NULL);
+		saved_out = dup(1);
+		saved_err = dup(2);
+		null = open("/dev/null", O_WRONLY);
+		dup2(null, 1);
+		dup2(null, 2);
+	}
+	rc = job_parse(job, argc, argv);
+	if (job->rank != 0) {
+		fflush(NULL);
+		dup2(saved_out, 1);
+		dup2(saved_err, 2);
+		close(saved_out);
+		close(saved_err);
+		close(null);
+	}
+	return rc;
+}
+
+static int job_hosts(struct mpi_job *job)
+{
+	char me[MPI_HOST_LEN] = "";
+	int len = 0;
+	char name[MPI_MAX_PROCESSOR_NAME];
+
+	job->hosts = calloc((size_t)job->nranks, sizeof(*job->hosts));
+	if (!job->hosts)
+		return -ENOMEM;
+	MPI_Get_processor_name(name, &len);
+	snprintf(me, sizeof(me), "%.*s", len, name);
+	/* a short name (node17), not the domain */
+	me[strcspn(me, ".")] = '\0';
+	MPI_Allgather(me, MPI_HOST_LEN, MPI_CHAR, job->hosts, MPI_HOST_LEN, MPI_CHAR, MPI_COMM_WORLD);
+	return 0;
+}
+
+static int job_check(const struct mpi_job *job, int provided)
+{
+	if (job->rank != 0)
+		return job->nranks < 2 || (job->pattern == PATTERN_RING && provided < MPI_THREAD_MULTIPLE) ? -EINVAL : 0;
+	if (job->nranks < 2) {
+		log_err("%d rank: a link needs two (mpirun -np 2 or more)", job->nranks);
+		return -EINVAL;
+	}
+	if (job->pattern == PATTERN_RING && provided < MPI_THREAD_MULTIPLE) {
+		log_err("--pattern ring runs two links per rank at once, which needs an MPI library with MPI_THREAD_MULTIPLE");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Every rank fails alike, or one rank ends the job for all. */
+static int job_end(int err)
+{
+	if (!err) {
+		MPI_Finalize();
+		return RB_EXIT_OK;
+	}
+	log_err("ending the MPI job: %s", err == -EINVAL ? "usage" : "a link failed or a rank was lost");
+	MPI_Abort(MPI_COMM_WORLD, err == -EINVAL ? RB_EXIT_USAGE : RB_EXIT_RUNTIME);
+	return RB_EXIT_RUNTIME;
+}
+
+int main(int argc, char **argv)
+{
+	struct mpi_job job = { 0 };
+	struct rb_session cols_of = { 0 };
+	int provided = 0, err;
+
+	log_set_prog("rb_mpi");
+	if (MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS) {
+		log_err("MPI_Init failed: run under mpirun or srun");
+		return RB_EXIT_RUNTIME;
+	}
+	MPI_Comm_rank(MPI_COMM_WORLD, &job.rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &job.nranks);
+	err = job_parse_quiet(&job, argc, argv);
+	if (err) {
+		/* every rank parsed the same line: all stop alike */
+		MPI_Finalize();
+		return err > 0 ? RB_EXIT_OK : RB_EXIT_USAGE;
+	}
+	log_set_verbose(job.opt.verbose);
+	err = job_check(&job, provided);
+	if (err) {
+		MPI_Finalize();
+		return RB_EXIT_USAGE;
+	}
+	if (placement_check(job.opt.numa_node, job.opt.cpu_list))
+		return job_end(-EINVAL);
+	run_init();
+	err = job_hosts(&job);
+	cols_of.bench = job.bench;
+	cols_of.opt = &job.opt;
+	report_define(&job.cols, &cols_of);
+	if (!err && job.rank == 0)
+		err = mpi_report_open(&job);
+	if (!err)
+		err = mpi_steps_run(&job);
+	if (job.rank == 0 && !err)
+		mpi_report_outliers(&job);
+	if (job.rank == 0)
+		mpi_report_close(&job, err ? "see the messages on stderr" : NULL);
+	free(job.hosts);
+	return job_end(err);
+}

@@ -1,0 +1,127 @@
+# rb_mpi: a benchmark over every link of an MPI job.  Sourced by run-all.sh
+# (see lib.sh).  Four ranks share the one device (12 ordered pairs); each
+# case checks the rows rank 0 gathered.  Skips (TAP SKIP, not a pass) when
+# rb_mpi was not built (./configure --with-mpi) or mpirun is missing.
+#
+# mpirun as root needs --allow-run-as-root (or OMPI_ALLOW_RUN_AS_ROOT=1 and
+# OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1); four ranks on the guest's two CPUs need
+# --oversubscribe.  The MPI traffic itself stays off the RDMA device under
+# test: --mca pml ob1 --mca btl self,vader,tcp (no UCX, no openib on rxe0).
+# RB_MPI_ARGS replaces these mpirun options; RB_MPI_NP the 4 ranks.
+
+mpi_np=${RB_MPI_NP:-4}
+mpi_args=${RB_MPI_ARGS:-"--allow-run-as-root --oversubscribe --mca pml ob1 --mca btl self,vader,tcp"}
+mpi_cases=("pairs send_bw" "pairs read_lat --json" "ring write_bw" "bisection send_lat" "usage"
+	"rank killed" "heatmap")
+
+# mpi_run NAME 'RB_MPI ARGS': mpirun -np $mpi_np rb_mpi under timeout, in a
+# fresh case folder: mpi.out, mpi.err, mpi.rc.
+mpi_run() {
+	rb_case "$1"
+	# shellcheck disable=SC2086
+	timeout -k 5 "$RB_PAIR_TIMEOUT" bash -c "mpirun $mpi_args -np $mpi_np \"\$RB_BIN/rb_mpi\" -d \"\$RB_DEV\" $2" \
+		>"$RB_CASE_DIR/mpi.out" 2>"$RB_CASE_DIR/mpi.err" </dev/null
+	echo $? >"$RB_CASE_DIR/mpi.rc"
+	[ "$(cat "$RB_CASE_DIR/mpi.rc")" = 0 ] || { tap_diag "mpirun exited $(cat "$RB_CASE_DIR/mpi.rc")"; tail -n 20 "$RB_CASE_DIR/mpi.err" | sed 's/^/#   /'; return 1; }
+}
+
+# The rows' links, in order: "0>1 0>2 ..." (every ordered pair of N ranks).
+mpi_all_pairs() {
+	local s d out=""
+	for ((s = 0; s < $1; s++)); do
+		for ((d = 0; d < $1; d++)); do [ "$s" = "$d" ] || out="$out $s>$d"; done
+	done
+	echo "${out# }"
+}
+
+if [ ! -x "$RB_BIN/rb_mpi" ]; then
+	for c in "${mpi_cases[@]}"; do
+		tap_skip "rb_mpi: $c" "rb_mpi not built (./configure --with-mpi; Debian: libopenmpi-dev openmpi-bin)"
+	done
+elif ! command -v mpirun >/dev/null; then
+	for c in "${mpi_cases[@]}"; do
+		tap_skip "rb_mpi: $c" "mpirun not found (Debian: openmpi-bin)"
+	done
+else
+	links=$(mpi_all_pairs "$mpi_np")
+	export MPI_LINKS="$links" MPI_NP=$mpi_np
+
+	# pairs: every ordered pair, one at a time, each with its full row
+	mpi_run "mpi pairs send_bw" "--bench send_bw --pattern pairs -s 4096 -n 200 --csv=\$RB_CASE_DIR/m.csv" &&
+		rb_check "$(rb_file m.csv)" 'status == "complete"' 'meta["pattern"] == "pairs"' \
+			'meta["ranks"] == int(E["MPI_NP"])' 'meta["test"] == "rb_send_bw"' \
+			'header[:5] == ["pattern", "src_host", "dst_host", "src_rank", "dst_rank"]' \
+			'expect(" ".join("%d>%d" % (x["src_rank"], x["dst_rank"]) for x in rows) == E["MPI_LINKS"], "links in rows: %s" % [(x["src_rank"], x["dst_rank"]) for x in rows])' \
+			'all(x["pattern"] == "pairs" and x["src_host"] and x["dst_host"] for x in rows)' \
+			'all(bw(x, 4096, 200) for x in rows)' 'all(x["bw_avg_mibps"] > 0 for x in rows)'
+	tap_ok $? "rb_mpi --pattern pairs send_bw, $mpi_np ranks: $(echo "$links" | wc -w) links, each a full row"
+	if [ -s "$(rb_file m.csv)" ]; then
+		cp "$(rb_file m.csv)" "$RB_TMP/pairs.csv"
+		tap_diag "matrix (src>dst MiB/s): $(awk -F, '!/^#/ && NR > 1 && $4 ~ /^[0-9]/ { printf "%s>%s %.0f  ", $4, $5, $11 }' "$(rb_file m.csv)")"
+	fi
+
+	# a latency benchmark, JSON
+	mpi_run "mpi pairs read_lat" "--bench read_lat -n 200 --json=\$RB_CASE_DIR/m.json" &&
+		rb_check "$(rb_file m.json)" 'doc["schema_version"] == 1' 'status == "complete"' \
+			'len(rows) == int(E["MPI_NP"]) * (int(E["MPI_NP"]) - 1)' \
+			'all(lat(x, 2, 200) for x in rows)' 'all(isinstance(x["src_rank"], int) for x in rows)'
+	tap_ok $? "rb_mpi --bench read_lat --json: one latency row per link"
+
+	# ring: rank i to i+1, all at once (two links per rank, two threads)
+	mpi_run "mpi ring write_bw" "--bench write_bw --pattern ring -s 4096 -n 200 --csv=\$RB_CASE_DIR/m.csv" &&
+		rb_check "$(rb_file m.csv)" 'status == "complete"' 'meta["pattern"] == "ring"' \
+			'sorted((x["src_rank"], x["dst_rank"]) for x in rows) == [(i, (i + 1) % int(E["MPI_NP"])) for i in range(int(E["MPI_NP"]))]' \
+			'all(bw(x, 4096, 200) for x in rows)'
+	tap_ok $? "rb_mpi --pattern ring write_bw: rank i -> i+1, one row each"
+
+	# bisection: the first half to the second, all at once
+	mpi_run "mpi bisection send_lat" "--bench send_lat --pattern bisection -n 200 --csv=\$RB_CASE_DIR/m.csv" &&
+		rb_check "$(rb_file m.csv)" 'status == "complete"' 'meta["pattern"] == "bisection"' \
+			'sorted((x["src_rank"], x["dst_rank"]) for x in rows) == [(i, i + int(E["MPI_NP"]) // 2) for i in range(int(E["MPI_NP"]) // 2)]' \
+			'all(lat(x, 2, 200) for x in rows)'
+	tap_ok $? "rb_mpi --pattern bisection send_lat: first half -> second half"
+
+	# a bad pattern: exit 2, one message naming the option
+	mpi_run "mpi usage" "--pattern star"
+	[ "$(cat "$(rb_file mpi.rc)")" = 2 ] && [ "$(grep -c -- "--pattern: 'star'" "$(rb_file mpi.err)")" = 1 ]
+	tap_ok $? "rb_mpi --pattern star: exit 2, the message once (rank 0's)"
+
+	# a rank killed mid-run: the job ends (non-zero, an error), no hang
+	rb_case "mpi rank killed"
+	timeout -k 5 120 mpirun $mpi_args -np "$mpi_np" "$RB_BIN/rb_mpi" -d "$RB_DEV" --bench write_bw -D 20 --timeout 5 \
+		>"$RB_CASE_DIR/mpi.out" 2>"$RB_CASE_DIR/mpi.err" </dev/null &
+	mpid=$!
+	victim=""
+	for _ in $(seq 100); do
+		sleep 0.2
+		victim=$(pgrep -x rb_mpi | sed -n 3p)
+		[ -n "$victim" ] && break
+	done
+	sleep 4
+	t0=$SECONDS
+	[ -n "$victim" ] && kill -9 "$victim"
+	wait "$mpid"
+	rc=$?
+	took=$((SECONDS - t0))
+	tap_diag "rank killed: pid ${victim:-none}, mpirun exited $rc after $took s"
+	[ -n "$victim" ] && [ "$rc" != 0 ] && [ "$rc" != 124 ] && [ "$rc" != 137 ] && [ "$took" -le 30 ] &&
+		grep -Eqi 'killed|signal 9|exited|abort' "$RB_CASE_DIR/mpi.err"
+	tap_ok $? "rb_mpi: a rank killed mid-run ends the job (non-zero, said on stderr) within 30 s"
+
+	# the heatmap of the pairs matrix, and the outlier list
+	rb_case "mpi heatmap"
+	if [ ! -s "$RB_TMP/pairs.csv" ]; then
+		tap_ok 1 "rb-heatmap: no pairs matrix to draw (the pairs case failed)"
+	elif ! command -v gnuplot >/dev/null; then
+		tap_skip "rb-heatmap: a PNG of the pairs matrix" "gnuplot not found"
+	else
+		"$top_builddir/scripts/rb-heatmap" -o "$RB_CASE_DIR" -n pairs "$RB_TMP/pairs.csv" \
+			>"$RB_CASE_DIR/heatmap.out" 2>"$RB_CASE_DIR/heatmap.err"
+		st=$?
+		cat "$RB_CASE_DIR/heatmap.err" | sed 's/^/# /'
+		[ "$st" = 0 ] && [ -s "$RB_CASE_DIR/pairs.png" ] && grep -q pairs.png "$RB_CASE_DIR/heatmap.out"
+		tap_ok $? "rb-heatmap: a PNG of the pairs matrix"
+		# RB_MPI_KEEP=DIR: keep the matrix and its chart, to look at them
+		[ -z "${RB_MPI_KEEP:-}" ] || cp "$RB_CASE_DIR/pairs.png" "$RB_TMP/pairs.csv" "$RB_MPI_KEEP/"
+	fi
+fi
