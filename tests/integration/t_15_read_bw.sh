@@ -69,8 +69,8 @@ rb_start server "$(rb_cmd rb_write_bw) -s 4096 -n 100"
 wait_listen "${RB_PAIR_PORT:-18515}"
 rb_start client "$(rb_cmd rb_read_bw) -s 4096 -n 100 \"\$RB_IP\""
 rb_wait client server
-rb_failed 1 'verb differs'
-tap_ok $? "rb_read_bw client, rb_write_bw server: both exit 1 naming the verb"
+rb_failed 1 'test differs: (server runs rb_write_bw, client runs rb_read_bw|client runs rb_read_bw, server runs rb_write_bw)'
+tap_ok $? "rb_read_bw client, rb_write_bw server: both exit 1 naming both programs"
 
 usage_case '-c/--connection: UC' $P -c UC
 tap_ok $? "usage: rb_read_bw -c UC exits 2 naming -c/--connection"
