@@ -287,6 +287,37 @@ static void post_set_free(struct post_set *p)
 	free(p->sge);
 }
 
+/*
+ * Atomics check themselves.  The target word of each QP is zeroed before a
+ * size starts (loop_prepare), so the k-th operation on a QP (from 0) finds
+ * k there: fetch-and-add adds 1; compare-and-swap compares with k and swaps
+ * in k + 1, so every one of them swaps.  Either returns the k it found into
+ * the sender's 8 bytes.
+ */
+static void atomic_operands(const struct rb_session *s, struct ibv_send_wr *wr, uint64_t k)
+{
+	if (s->bench->verb == VERB_ATOMIC && s->opt->atomic_op == ATOMIC_CMP_SWAP) {
+		wr->wr.atomic.compare_add = k;
+		wr->wr.atomic.swap = k + 1;
+	}
+}
+
+/* What the k-th operation on QP i returned (the last one to land there). */
+static int atomic_check(const struct rb_session *s, int i, uint64_t k)
+{
+	uint64_t got;
+
+	if (s->bench->verb != VERB_ATOMIC)
+		return 0;
+	memcpy(&got, qps_send_area(&s->q, i), sizeof(got));
+	if (got == k)
+		return 0;
+	log_err("%s at size %llu: operation %llu on QP %d found %llu in the target word, not %llu (another writer, or the device's atomics are not atomic)",
+		options_atomic_name(s->opt->atomic_op), (unsigned long long)s->size,
+		(unsigned long long)k, i, (unsigned long long)got, (unsigned long long)k);
+	return -EIO;
+}
+
 /* ---- bandwidth: the posting side ---- */
 
 struct qp_count {
@@ -319,6 +350,7 @@ static int bw_post_batch(struct rb_session *s, struct post_set *p, int i, struct
 
 		first[j].send_flags = p->base_flags | (sig ? IBV_SEND_SIGNALED : 0);
 		first[j].wr_id = WR_ID(i, nth - c->signaled);
+		atomic_operands(s, &first[j], nth - 1);
 		if (sig)
 			c->signaled = nth;
 		test_delay(s);
@@ -510,6 +542,8 @@ int loop_bw_post(struct rb_session *s, struct rb_measure *m)
 		if (s->duration_ns && win.phase < 2 && window_tick(&win, s, b.total))
 			bw_stop_posting(s, &b);
 	}
+	for (int i = 0; i < s->q.n && !err && b.c[i].posted; i++)
+		err = atomic_check(s, i, b.c[i].posted - 1);
 	err = loop_end(err, m);
 	if (s->duration_ns) {
 		if (win.phase < 2)
@@ -561,6 +595,9 @@ int loop_prepare(struct rb_session *s)
 	if (s->bench->verb == VERB_WRITE && s->bench->metric == METRIC_LAT)
 		for (int i = 0; i < s->q.n; i++)
 			memset(qps_recv_area(&s->q, i), 0, s->size);
+	if (s->bench->verb == VERB_ATOMIC)     /* the target words start at 0 */
+		for (int i = 0; i < s->q.n; i++)
+			memset(qps_recv_area(&s->q, i), 0, sizeof(uint64_t));
 	if (!side_receives(s))
 		return 0;
 	while (s->recvs_outstanding < s->opt->rx_depth * (unsigned)s->q.n) {
@@ -959,11 +996,14 @@ int loop_lat_oneside(struct rb_session *s, struct rb_measure *m)
 		last = lat_is_last(s, &l);
 		l.t0 = clock_now_ns();
 		heartbeat(s, l.t0);
+		atomic_operands(s, &p.wr[0], l.k);
 		err = lat_post_one(s, &p, false);
 		if (!err)
 			err = wait_cq(s, s->q.send_cq, &wc, &w, verb_name(s->bench->verb));
 		if (!err)
 			lat_record(s, &l, m, clock_now_ns() - l.t0);
+		if (!err)
+			err = atomic_check(s, 0, l.k);
 	}
 	lat_finish(s, &l, m);
 	post_set_free(&p);
