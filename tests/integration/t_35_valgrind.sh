@@ -90,22 +90,15 @@ if grep -qa __asan_init "$RB_BIN/rb_send_bw" 2>/dev/null; then
 	return 0
 fi
 
-# rb_devices: lists the device (text and JSON).
+# rb_devices (text and JSON), started first: it runs beside the first pairs.
 rb_case "valgrind rb_devices"
-t0=$SECONDS
+vg_devdir=$RB_CASE_DIR
 for fmt in text json; do
 	args=""
 	[ "$fmt" = json ] && args=--json
 	RB_PAIR_TIMEOUT=240 rb_start "$fmt" \
 		"exec ${vg[*]} --log-file=\$RB_CASE_DIR/$fmt.vg \"\$RB_BIN/rb_devices\" $args"
 done
-rb_wait text json
-st=0
-s=$(vg_report text) || st=1
-c=$(vg_report json) || st=1
-grep -q "$RB_DEV" "$RB_CASE_DIR/text.out" && grep -q "\"$RB_DEV\"" "$RB_CASE_DIR/json.out" || st=1
-[ "$st" = 0 ] || vg_show text json
-tap_ok "$st" "rb_devices under valgrind memcheck, text and --json list $RB_DEV: $s; $c ($((SECONDS - t0)) s)"
 
 # The pairs, vg_jobs at a time.
 # shellcheck disable=SC2086 # a list of words
@@ -124,3 +117,12 @@ while (($#)); do
 		vg_check "$prog" "$((SECONDS - t0))"
 	done
 done
+
+RB_CASE_DIR=$vg_devdir
+rb_wait text json
+st=0
+s=$(vg_report text) || st=1
+c=$(vg_report json) || st=1
+grep -q "$RB_DEV" "$RB_CASE_DIR/text.out" && grep -q "\"$RB_DEV\"" "$RB_CASE_DIR/json.out" || st=1
+[ "$st" = 0 ] || vg_show text json
+tap_ok "$st" "rb_devices under valgrind memcheck, text and --json list $RB_DEV: $s; $c"
