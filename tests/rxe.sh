@@ -12,5 +12,5 @@ if [ -n "${RB_DEV:-}" ] || [ -n "$(ls /sys/class/infiniband 2>/dev/null)" ]; the
 	run_tap bash "$run_all"
 fi
 testbed_ready
-run_tap bash "$testbed" --mode "${RB_TESTBED_MODE:-auto}" --timeout "${RB_TESTBED_TIMEOUT:-1500}" "${shares[@]}" \
+run_tap bash "$testbed" --mode "${RB_TESTBED_MODE:-auto}" --timeout "${RB_TESTBED_TIMEOUT:-3000}" "${shares[@]}" \
 	-- bash "$run_all"
