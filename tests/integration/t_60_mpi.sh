@@ -43,6 +43,10 @@ elif ! command -v mpirun >/dev/null; then
 		tap_skip "rb_mpi: $c" "mpirun not found (Debian: openmpi-bin)"
 	done
 else
+	# Open MPI refuses the node name "(none)", a guest's without a hostname
+	if [ "$(hostname)" = "(none)" ] && [ -n "${RB_TESTBED:-}" ]; then
+		hostname rbguest && tap_diag "the guest had no hostname (Open MPI refuses '(none)'): now rbguest"
+	fi
 	links=$(mpi_all_pairs "$mpi_np")
 	export MPI_LINKS="$links" MPI_NP=$mpi_np
 
