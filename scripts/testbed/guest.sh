@@ -41,6 +41,11 @@ mv "$R/timing.tmp" "$R/timing"	# whole at once: bash writes line by line
 [ "$ready" = yes ] || [ "$TB_KEEP_GOING" = yes ] || exit 1
 
 export RB_TESTBED=vm
+# The kernel's default host name "(none)" is refused by Open MPI (rb_mpi):
+# rbguest1, or rbguest2 for the second of --two-guests.
+if [ "$(hostname 2>/dev/null)" = "(none)" ]; then
+	hostname "rbguest${TB_IP##*.}" 2>/dev/null || log "could not set the host name"
+fi
 [ -n "$TB_PEER" ] && export RB_PEER=$TB_PEER
 export HOME=${HOME:-/root}
 
