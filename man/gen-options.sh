@@ -281,11 +281,37 @@ and
 [lat,all] the file has no samples.
 [bw] Bandwidth benchmarks record no latencies and write no file.
 [all] Bandwidth benchmarks write none.
+@clock
+Where timestamps come from.
+.B auto
+(the default) reads the CPU's cycle counter (x86\-64: TSC; aarch64:
+CNTVCT_EL0) when the kernel's clocksource is not that counter
+.RB ( clock_gettime (2)
+is then slow: a system call, ~1.2 \(*ms under qemu on HPET), and
+CLOCK_MONOTONIC otherwise.
+.B tsc
+reads the counter whatever the clocksource;
+.B monotonic
+always reads CLOCK_MONOTONIC.
+The counter's rate is measured against CLOCK_MONOTONIC at start (about
+10 ms): two 5 ms calibrations must agree within their error bound, and
+every CPU's counter must tell the same time; otherwise CLOCK_MONOTONIC is
+used (said with
+.BR \-\-verbose ,
+or as a warning with
+.BR \-\-clock=tsc ).
+The clock used is the report's
+.B clock
+field; see Clock under STATISTICS in
+.BR rdmabench (7).
 @CPU-freq
-Accepted for perftest compatibility and ignored: rdmabench reads
-CLOCK_MONOTONIC and never measures the CPU frequency.
+Accepted for perftest compatibility and ignored: the cycle counter's rate
+is measured (see
+.BR \-\-clock ),
+never taken from the CPU frequency.
 @verbose
-More on stderr: the device, GID and NUMA choices, connection retries.
+More on stderr: the device, GID and NUMA choices, the clock and its
+calibration, connection retries.
 @version
 Print \(dq@PROG@ (rdmabench) VERSION\(dq and exit 0.
 @help

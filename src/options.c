@@ -15,7 +15,7 @@ enum {
 	OPT_BIND = 256, OPT_TCLASS, OPT_PERSISTENT, OPT_TIMEOUT, OPT_WARMUP,
 	OPT_WARMUP_TIME, OPT_NUMA_NODE, OPT_NO_NUMA, OPT_CPU, OPT_HUGEPAGES,
 	OPT_GBITS, OPT_PCTS, OPT_CSV, OPT_JSON, OPT_RAW, OPT_VERBOSE, OPT_FORMAT,
-	OPT_OUTPUT,
+	OPT_OUTPUT, OPT_CLOCK,
 };
 
 struct opt_desc {
@@ -69,6 +69,7 @@ static const struct opt_desc opt_table[] = {
 	{ "json", OPT_JSON, 2, "FILE", 0, "results as JSON (to FILE, or stdout)" },
 	{ "histogram", 'H', 1, "FILE", FEAT_LATENCY, "latency histogram as CSV to FILE" },
 	{ "raw", OPT_RAW, 1, "FILE", FEAT_LATENCY, "every latency sample, in order, to FILE" },
+	{ "clock", OPT_CLOCK, 1, "auto|tsc|monotonic", 0, "timestamps from the TSC or clock_gettime (default auto: the TSC where clock_gettime is slow)" },
 	{ "CPU-freq", 'F', 0, NULL, 0, "accepted for perftest compatibility (no effect)" },
 	{ "verbose", OPT_VERBOSE, 0, NULL, 0, "say more on stderr (clock, placement, QP attributes)" },
 	{ "version", 'V', 0, NULL, 0, "print the version and exit" },
@@ -197,6 +198,13 @@ static int parse_atomic(const char *val, enum rb_atomic_op *op)
 	return 0;
 }
 
+static int parse_clock(const char *val, enum clock_policy *p)
+{
+	if (clock_policy_parse(val, p))
+		return bad_value(OPT_CLOCK, val, -EINVAL, "auto, tsc or monotonic");
+	return 0;
+}
+
 static int parse_mtu(const char *val, int *mtu)
 {
 	uint64_t v;
@@ -305,6 +313,7 @@ static int options_apply(int c, const char *arg, struct rb_options *o)
 	case OPT_JSON: return parse_output(c, arg, o);
 	case 'H': o->histogram_file = arg; return 0;
 	case OPT_RAW: o->raw_file = arg; return 0;
+	case OPT_CLOCK: return parse_clock(arg, &o->clock);
 	case 'F': return 0;
 	case OPT_VERBOSE: o->verbose = true; return 0;
 	}

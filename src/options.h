@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "bench.h"
+#include "clock.h"
 #include "output.h"
 #include "stats.h"
 
@@ -63,6 +64,7 @@ struct rb_options {
 	const char *histogram_file;
 	const char *raw_file;
 	bool verbose;
+	enum clock_policy clock;    /* --clock */
 	char cmdline[1024];
 };
 

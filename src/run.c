@@ -502,6 +502,8 @@ static int run_session(struct rb_session *s)
 		report_begin(&r, s);
 	if (!err)
 		err = run_sizes(s, &r, &partial);
+	if (!err)
+		clock_check_drift();
 	if (!err && partial)
 		log_warn("size %llu: stopped early (%s); the figures cover what was measured",
 			 (unsigned long long)s->size, rb_stop ? "interrupted" : "the peer stopped first");
@@ -595,6 +597,7 @@ int run_bench(const struct rb_bench *b, const struct rb_options *o)
 	if (placement_check(o->numa_node, o->cpu_list))
 		return RB_EXIT_USAGE;
 	run_init();
+	clock_init(o->clock);
 	return o->server ? run_client(b, o) : run_server(b, o);
 }
 
@@ -604,5 +607,6 @@ int run_link(const struct rb_bench *b, const struct rb_options *o, const struct 
 				.chan = l->chan, .link = l };
 
 	snprintf(s.peer, sizeof(s.peer), "%s", l->peer);
+	clock_init_once(o->clock);	/* both ends of a link may get here at once */
 	return run_session(&s);
 }

@@ -1,6 +1,7 @@
 # Correctness of what the programs report, checked against independent
 # sources: the --raw samples, the rxe port counters, the requested duration,
-# and CLOCK_MONOTONIC.  Sourced by run-all.sh (see lib.sh).
+# and CLOCK_MONOTONIC; and which clock --clock=auto picks.  Sourced by
+# run-all.sh (see lib.sh).
 
 RB_DEV_ARGS="-d $RB_DEV -x $RB_GID_INDEX"
 
@@ -226,4 +227,21 @@ if [ -x "$top_builddir/tests/unit/test_clock" ]; then
 	tap_ok "$st" "test_clock passes in the test bed (a 200 ms sleep agrees with CLOCK_MONOTONIC within 0.1 %)"
 else
 	tap_skip "test_clock passes in the test bed" "tests/unit/test_clock not built (make check builds it)"
+fi
+
+# The duration cases above ran on the default clock, --clock=auto: on x86-64
+# it must be the TSC unless the kernel's clocksource already is (a VM on
+# HPET, like the test bed, pays ~1.2 us per clock_gettime otherwise).
+cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)
+clk=$(sed -n 's/^# clock=//p' "$RB_TMP/rb_send_lat-duration.csv" 2>/dev/null)
+case "$(uname -m):$cs" in
+x86_64:tsc) want=CLOCK_MONOTONIC ;;
+x86_64:?*) want=TSC ;;
+*) want="" ;;
+esac
+if [ -n "$want" ]; then
+	[ "$clk" = "$want" ]
+	tap_ok $? "--clock=auto on the $cs clocksource reads $want (the -D run's clock: '$clk')"
+else
+	tap_skip "--clock=auto reads the TSC where clock_gettime is slow" "not x86-64, or no clocksource ($(uname -m), '$cs')"
 fi

@@ -50,6 +50,7 @@ static void test_defaults(void)
 	ok(o.server == NULL, "no host: server role");
 	is_int(o.npct, 5, "five default percentiles");
 	is_int(o.format, OUT_HUMAN, "human output by default");
+	is_int(o.clock, CLK_AUTO, "--clock=auto by default");
 	is_int(parse(&lat, &o, NULL), 0, "latency defaults parse");
 	is_int(o.warmup_iters, 100, "latency warm-up 100 iterations");
 	is_int(o.cq_mod, 1, "latency signals every operation");
@@ -83,6 +84,10 @@ static void test_good_values(void)
 	is_int(parse(&bw, &o, "-m", "1024", "-t", "64", "-Q", "500", NULL), 0, "-Q larger than -t");
 	is_int(o.cq_mod, 64, "-Q clamped to the tx depth");
 	is_int(o.mtu, 1024, "-m 1024");
+	is_int(parse(&lat, &o, "--clock=monotonic", NULL), 0, "--clock=monotonic");
+	is_int(o.clock, CLK_MONOTONIC, "--clock=monotonic chooses CLOCK_MONOTONIC");
+	is_int(parse(&lat, &o, "--clock", "tsc", NULL), 0, "--clock tsc");
+	is_int(o.clock, CLK_TSC, "--clock tsc chooses the counter");
 }
 
 static void test_bad_values(void)
@@ -103,6 +108,7 @@ static void test_bad_values(void)
 		{ "--percentiles", "0", "percentile 0" }, { "--percentiles", "101", "percentile past 100" },
 		{ "--percentiles", "50,,", "empty percentile" }, { "--numa-node", "x", "NUMA node not a number" },
 		{ "-I", "99999", "inline past 4096" }, { "-l", "0", "post list 0" },
+		{ "--clock", "rdtsc", "unknown clock" }, { "--clock", "", "empty clock" },
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
