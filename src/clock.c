@@ -186,6 +186,49 @@ static int calibrate(struct clock_scale *sc, double *hz, char *why, size_t len)
 	return 0;
 }
 
+/* Whether /proc/cpuinfo's first "flags" line lists each of the words. */
+static bool cpu_flags(const char *const *words, int n)
+{
+	char line[8192];
+	bool found = false;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = !strncmp(line, "flags", 5);
+	fclose(f);
+	for (int i = 0; found && i < n; i++) {
+		const char *w = words[i];
+		size_t l = strlen(w);
+		const char *at = line;
+
+		while ((at = strstr(at, w)) && !(at[-1] == ' ' && (at[l] == ' ' || at[l] == '\n')))
+			at += l;
+		found = at != NULL;
+	}
+	return found;
+}
+
+/*
+ * x86 on bare metal: a TSC without constant_tsc changes rate with the CPU
+ * frequency, one without nonstop_tsc stops in deep idle states; a short
+ * calibration cannot see either.  In a VM (the hypervisor flag) those flags
+ * say nothing: qemu's CPU models hide them although TCG's TSC is the
+ * host's, so there the calibration and the check of every CPU decide.
+ */
+static bool tsc_flags_ok(void)
+{
+#if defined(__x86_64__)
+	static const char *const stable[] = { "constant_tsc", "nonstop_tsc" };
+	static const char *const vm[] = { "hypervisor" };
+
+	return cpu_flags(stable, 2) || cpu_flags(vm, 1);
+#else
+	return true;
+#endif
+}
+
 /* With policy auto: why the counter is not worth it here, or NULL. */
 static const char *auto_refusal(char *buf, size_t len)
 {
@@ -193,6 +236,8 @@ static const char *auto_refusal(char *buf, size_t len)
 
 	if (!CLOCK_HAVE_COUNTER)
 		return "no cycle counter known on this architecture";
+	if (!tsc_flags_ok())
+		return "the CPU does not say its TSC is constant and nonstop (no constant_tsc, nonstop_tsc)";
 	if (!sysfs_read("", "/sys/devices/system/clocksource/clocksource0/current_clocksource", cs, sizeof(cs)) &&
 	    !strcmp(cs, COUNTER_CLOCKSOURCE)) {
 		snprintf(buf, len, "the kernel's clocksource is %s: clock_gettime reads it cheaply", cs);
