@@ -3,7 +3,8 @@
 # on the one device launched by srun with PMIx, and by Open MPI's mpirun
 # inside a salloc allocation; the rows checked as in t_60.  Skips (TAP SKIP,
 # not a pass) when rb_mpi was not built or Slurm is not installed (Debian:
-# slurmd slurmctld slurm-client munge).
+# slurmd slurmctld slurm-client munge), and outside the test bed's VM unless
+# RB_SLURM=yes (it starts the daemons on the machine it runs on).
 #
 # Open MPI's own traffic stays off the device under test, through the
 # environment here (srun has no --mca): OMPI_MCA_pml=ob1, OMPI_MCA_btl.
@@ -46,6 +47,10 @@ slurm_matrix() {
 if [ ! -x "$RB_BIN/rb_mpi" ]; then
 	for c in "${slurm_cases[@]}"; do
 		tap_skip "rb_mpi under Slurm: $c" "rb_mpi not built (./configure --with-mpi; Debian: libopenmpi-dev openmpi-bin)"
+	done
+elif [ "${RB_TESTBED:-}" != vm ] && [ "${RB_SLURM:-}" != yes ]; then
+	for c in "${slurm_cases[@]}"; do
+		tap_skip "rb_mpi under Slurm: $c" "not in the test bed's VM: slurm-up would start munged, slurmctld and slurmd on this machine (RB_SLURM=yes to do it)"
 	done
 elif ! command -v srun >/dev/null || ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null ||
 	! command -v munged >/dev/null; then
