@@ -14,22 +14,6 @@ slurm_np=4
 slurm_mpi=${RB_SLURM_MPI:-pmix}
 slurm_cases=("srun pairs send_bw" "salloc mpirun pairs write_bw" "srun rank stopped")
 
-# slurm_run NAME 'COMMAND': COMMAND (bash -c) under timeout in a fresh case
-# folder: out, err, rc; its time in seconds in slurm_took.
-slurm_run() {
-	rb_case "$1"
-	local t0=$SECONDS
-	timeout -k 5 "$RB_PAIR_TIMEOUT" bash -c "$2" \
-		>"$RB_CASE_DIR/out" 2>"$RB_CASE_DIR/err" </dev/null
-	echo $? >"$RB_CASE_DIR/rc"
-	slurm_took=$((SECONDS - t0))
-	[ "$(cat "$RB_CASE_DIR/rc")" = 0 ] || {
-		tap_diag "$1: exited $(cat "$RB_CASE_DIR/rc") after $slurm_took s"
-		tail -n 20 "$RB_CASE_DIR/err" | sed 's/^/#   /'
-		return 1
-	}
-}
-
 # The checks of a 4-rank pairs matrix in CSV file $1, bench $2.
 slurm_pairs_ok() {
 	rb_check "$1" 'status == "complete"' 'meta["pattern"] == "pairs"' \
@@ -58,63 +42,27 @@ elif ! command -v srun >/dev/null || ! command -v slurmctld >/dev/null || ! comm
 		tap_skip "rb_mpi under Slurm: $c" "Slurm not installed (Debian: slurmd slurmctld slurm-client munge)"
 	done
 else
-	# Open MPI refuses the node name "(none)", a guest's without a hostname
-	if [ "$(hostname)" = "(none)" ] && [ -n "${RB_TESTBED:-}" ]; then
-		hostname rbguest && tap_diag "the guest had no hostname (Open MPI refuses '(none)'): now rbguest"
-	fi
 	export SLURM_NODE=$(hostname -s)
 	export OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader,tcp
-	rb_case "slurm up"
-	t0=$SECONDS
-	if up=$("$top_srcdir/scripts/testbed/slurm-up" --cpus "$slurm_np" "$RB_TMP/slurm" "$SLURM_NODE=$RB_IP" 2>"$RB_CASE_DIR/err"); then
-		eval "$up"
-		tap_diag "slurm up in $((SECONDS - t0)) s: $(cat "$RB_CASE_DIR/err"); srun --mpi=list: $(srun --mpi=list 2>&1 | sed -n 's/^[[:space:]]*//p' | sed 1d | paste -sd' ')"
-	fi
-	if [ -z "${SLURM_CONF:-}" ]; then
-		sed 's/^/# /' "$RB_CASE_DIR/err"
+	if ! rb_slurm_up --cpus "$slurm_np" "$RB_TMP/slurm" "$SLURM_NODE=$RB_IP"; then
 		for c in "${slurm_cases[@]}"; do tap_ok 1 "rb_mpi under Slurm: $c (slurm-up failed)"; done
 	else
 		# srun starts the ranks, PMIx wires them up
-		slurm_run "slurm srun pairs" "srun --mpi=$slurm_mpi -n $slurm_np \"\$RB_BIN/rb_mpi\" -d \"\$RB_DEV\" --bench send_bw --pattern pairs -s 4096 -n 200 --csv=\$RB_CASE_DIR/m.csv" &&
+		rb_job "slurm srun pairs" "srun --mpi=$slurm_mpi -n $slurm_np \"\$RB_BIN/rb_mpi\" -d \"\$RB_DEV\" --bench send_bw --pattern pairs -s 4096 -n 200 --csv=\$RB_CASE_DIR/m.csv" &&
 			slurm_pairs_ok "$(rb_file m.csv)" send_bw
 		tap_ok $? "rb_mpi under srun --mpi=$slurm_mpi -n $slurm_np: pairs send_bw, 12 links, each a full row"
-		[ -s "$(rb_file m.csv)" ] && tap_diag "srun: $slurm_took s, $(slurm_matrix "$(rb_file m.csv)")"
+		[ -s "$(rb_file m.csv)" ] && tap_diag "srun: $RB_JOB_TOOK s, $(slurm_matrix "$(rb_file m.csv)")"
 
 		# Open MPI's launcher inside an allocation: mpirun takes the slots
 		# from salloc (no --oversubscribe, no -np)
-		slurm_run "slurm salloc mpirun" "salloc -n $slurm_np mpirun --allow-run-as-root \"\$RB_BIN/rb_mpi\" -d \"\$RB_DEV\" --bench write_bw --pattern pairs -s 4096 -n 200 --csv=\$RB_CASE_DIR/m.csv" &&
+		rb_job "slurm salloc mpirun" "salloc -n $slurm_np mpirun --allow-run-as-root \"\$RB_BIN/rb_mpi\" -d \"\$RB_DEV\" --bench write_bw --pattern pairs -s 4096 -n 200 --csv=\$RB_CASE_DIR/m.csv" &&
 			slurm_pairs_ok "$(rb_file m.csv)" write_bw &&
-			grep -q 'Granted job allocation' "$(rb_file err)"
+			grep -q 'Granted job allocation' "$(rb_file job.err)"
 		tap_ok $? "rb_mpi under salloc -n $slurm_np mpirun: pairs write_bw, 12 links, each a full row"
-		[ -s "$(rb_file m.csv)" ] && tap_diag "salloc mpirun: $slurm_took s, $(slurm_matrix "$(rb_file m.csv)")"
+		[ -s "$(rb_file m.csv)" ] && tap_diag "salloc mpirun: $RB_JOB_TOOK s, $(slurm_matrix "$(rb_file m.csv)")"
 
-		# a rank that hangs (SIGSTOP) rather than dies: the others notice
-		# within --timeout (in a link) or --step-timeout (between steps)
-		# and end the job
-		rb_case "slurm rank stopped"
-		timeout -k 5 120 srun --mpi="$slurm_mpi" -n "$slurm_np" "$RB_BIN/rb_mpi" -d "$RB_DEV" --bench write_bw \
-			-D 1 --timeout 5 --step-timeout 8 >"$RB_CASE_DIR/out" 2>"$RB_CASE_DIR/err" </dev/null &
-		spid=$!
-		victim=""
-		for _ in $(seq 100); do
-			sleep 0.2
-			victim=$(pgrep -x rb_mpi | sed -n 3p)
-			[ -n "$victim" ] && break
-		done
-		sleep 3
-		t0=$SECONDS
-		[ -n "$victim" ] && kill -STOP "$victim"
-		wait "$spid"
-		rc=$?
-		took=$((SECONDS - t0))
-		[ -n "$victim" ] && kill -KILL "$victim" 2>/dev/null && tap_diag "the stopped rank outlived the job"
-		tap_diag "rank stopped: pid ${victim:-none}, srun exited $rc after $took s; $(grep -m1 -E 'within|stalled|timed out' "$RB_CASE_DIR/err")"
-		st=1
-		[ -n "$victim" ] && [ "$rc" != 0 ] && [ "$rc" != 124 ] && [ "$took" -le 40 ] &&
-			grep -Eq 'stalled|step-timeout|--timeout|timed out' "$RB_CASE_DIR/err" && grep -q 'ending the MPI job' "$RB_CASE_DIR/err" &&
-			st=0
-		[ "$st" = 0 ] || tail -n 15 "$RB_CASE_DIR/err" | sed 's/^/#   /'
-		tap_ok "$st" "rb_mpi under srun: a rank stopped (SIGSTOP) ends the job with an error within the timeouts (5 s link, 8 s step)"
+		# a rank that hangs (SIGSTOP) rather than dies
+		rb_mpi_stopped_case "slurm rank stopped" "srun --mpi=$slurm_mpi -n $slurm_np \"\$RB_BIN/rb_mpi\" -d \"\$RB_DEV\" --bench write_bw -D 1" "rb_mpi under srun"
 	fi
 	"$top_srcdir/scripts/testbed/slurm-up" --stop "$RB_TMP/slurm"
 fi

@@ -14,21 +14,6 @@ two_skip() {
 	for c in "${two_cases[@]}"; do tap_skip "rb_mpi on two hosts: $c" "$1"; done
 }
 
-# two_run NAME 'COMMAND': as t_61's slurm_run
-two_run() {
-	rb_case "$1"
-	local t0=$SECONDS
-	timeout -k 5 "$RB_PAIR_TIMEOUT" bash -c "$2" \
-		>"$RB_CASE_DIR/out" 2>"$RB_CASE_DIR/err" </dev/null
-	echo $? >"$RB_CASE_DIR/rc"
-	two_took=$((SECONDS - t0))
-	[ "$(cat "$RB_CASE_DIR/rc")" = 0 ] || {
-		tap_diag "$1: exited $(cat "$RB_CASE_DIR/rc") after $two_took s"
-		grep -v '^ *$' "$RB_CASE_DIR/err" | head -n 30 | sed 's/^/#   /'
-		return 1
-	}
-}
-
 # two ranks, pairs: 0>1 and 1>0, between the two guests
 two_pairs_ok() {
 	rb_check "$1" 'status == "complete"' 'meta["pattern"] == "pairs"' 'meta["ranks"] == 2' \
@@ -51,27 +36,19 @@ elif ! command -v srun >/dev/null || ! command -v slurmd >/dev/null || ! command
 else
 	printf '192.0.2.1 rbguest1\n192.0.2.2 rbguest2\n' >>/etc/hosts
 	export OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader,tcp
-	rb_case "two slurm up"
-	t0=$SECONDS
-	if up=$("$top_srcdir/scripts/testbed/slurm-up" --cpus 1 --key "$RB_SLURM_SHARED/munge.key" \
-		/run/rb-slurm rbguest1=192.0.2.1 rbguest2=192.0.2.2 2>"$RB_CASE_DIR/err"); then
-		eval "$up"
-		tap_diag "slurm up in $((SECONDS - t0)) s: $(cat "$RB_CASE_DIR/err"); $(sinfo -h -o '%N %t' | paste -sd' ')"
-	fi
-	if [ -z "${SLURM_CONF:-}" ]; then
-		sed 's/^/# /' "$RB_CASE_DIR/err"
+	if ! rb_slurm_up --cpus 1 --key "$RB_SLURM_SHARED/munge.key" /run/rb-slurm rbguest1=192.0.2.1 rbguest2=192.0.2.2; then
 		for c in "${two_cases[@]}"; do tap_ok 1 "rb_mpi on two hosts: $c (slurm-up failed)"; done
 	else
-		two_run "two srun" "srun --mpi=$two_mpi -N 2 -n 2 \"\$RB_BIN/rb_mpi\" -d \"\$RB_DEV\" --bench send_bw -s 65536 -n 500 --csv=\$RB_SLURM_SHARED/srun.csv" &&
+		rb_job "two srun" "srun --mpi=$two_mpi -N 2 -n 2 \"\$RB_BIN/rb_mpi\" -d \"\$RB_DEV\" --bench send_bw -s 65536 -n 500 --csv=\$RB_SLURM_SHARED/srun.csv" &&
 			cp "$RB_SLURM_SHARED/srun.csv" "$(rb_file m.csv)" && two_pairs_ok "$(rb_file m.csv)" send_bw
 		tap_ok $? "rb_mpi under srun --mpi=$two_mpi -N 2 -n 2: one rank per guest, pairs send_bw rbguest1 <-> rbguest2"
-		[ -s "$(rb_file m.csv)" ] && tap_diag "srun: $two_took s, $(two_matrix "$(rb_file m.csv)")"
+		[ -s "$(rb_file m.csv)" ] && tap_diag "srun: $RB_JOB_TOOK s, $(two_matrix "$(rb_file m.csv)")"
 		[ -z "${RB_MPI_KEEP:-}" ] || cp "$(rb_file m.csv)" "$RB_MPI_KEEP/two-srun.csv"
 
-		two_run "two salloc" "salloc -N 2 -n 2 mpirun --allow-run-as-root --map-by node \"\$RB_BIN/rb_mpi\" -d \"\$RB_DEV\" --bench write_bw -s 65536 -n 500 --csv=\$RB_SLURM_SHARED/salloc.csv" &&
+		rb_job "two salloc" "salloc -N 2 -n 2 mpirun --allow-run-as-root --map-by node \"\$RB_BIN/rb_mpi\" -d \"\$RB_DEV\" --bench write_bw -s 65536 -n 500 --csv=\$RB_SLURM_SHARED/salloc.csv" &&
 			cp "$RB_SLURM_SHARED/salloc.csv" "$(rb_file m.csv)" && two_pairs_ok "$(rb_file m.csv)" write_bw
 		tap_ok $? "rb_mpi under salloc -N 2 mpirun: one rank per guest, pairs write_bw rbguest1 <-> rbguest2"
-		[ -s "$(rb_file m.csv)" ] && tap_diag "salloc mpirun: $two_took s, $(two_matrix "$(rb_file m.csv)")"
+		[ -s "$(rb_file m.csv)" ] && tap_diag "salloc mpirun: $RB_JOB_TOOK s, $(two_matrix "$(rb_file m.csv)")"
 		[ -z "${RB_MPI_KEEP:-}" ] || cp "$(rb_file m.csv)" "$RB_MPI_KEEP/two-salloc.csv"
 		cp /run/rb-slurm/slurmd.log "$RB_SLURM_SHARED/slurmd-rbguest2.log" 2>/dev/null
 	fi
