@@ -197,6 +197,27 @@ num_gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; }
 #                             fraction ending at 1) and
 #                             expect(COND, 'why'), which raise with the reason.
 #   rb_same_rows A B          the two result CSVs hold the same rows.
+#   rb_job NAME 'CMD'         CMD (bash -c, e.g. an MPI job) under timeout
+#                             $RB_PAIR_TIMEOUT in a fresh case folder:
+#                             job.out, job.err, job.rc; its seconds in
+#                             RB_JOB_TOOK.  Returns 0 when it exited 0, else
+#                             says how it ended and the head of its stderr.
+#   rb_mpi_signal NAME SIG DELAY 'CMD'
+#                             CMD (bash -c: a job of rb_mpi ranks) in the
+#                             background under `timeout 120` (job.out,
+#                             job.err); DELAY s after its third rb_mpi
+#                             process appears, signal SIG to that rank, then
+#                             wait for the job.  Sets RB_VICTIM (the pid; ""
+#                             if none appeared), RB_JOB_RC, RB_JOB_TOOK (s from
+#                             the signal to the end).  Kills a victim left over.
+#   rb_slurm_up ARGS...       scripts/testbed/slurm-up ARGS (a Slurm cluster
+#                             here), then exports SLURM_CONF and says what is
+#                             up; else prints why and returns 1.
+#   rb_mpi_stopped_case NAME 'CMD' WHAT
+#                             one TAP case: CMD, rb_mpi ranks run with
+#                             --timeout 5 --step-timeout 8, gets a rank
+#                             stopped (SIGSTOP) mid-run; it must end non-zero
+#                             within 40 s, saying why on stderr.
 #   rb_file NAME              $RB_CASE_DIR/NAME
 #   usage_case 'ERE' PROG ARGS...
 #                             PROG ARGS (no device needed) exits 2 at once
@@ -458,4 +479,68 @@ for a in sys.argv[1:]:
         groups[-1].append(a)
 sys.exit(0 if all(check(g[0], g[1:]) for g in groups if g) else 1)
 PYEOF
+}
+
+rb_job() {
+	local t0=$SECONDS rc
+	rb_case "$1"
+	timeout -k 5 "$RB_PAIR_TIMEOUT" bash -c "$2" \
+		>"$RB_CASE_DIR/job.out" 2>"$RB_CASE_DIR/job.err" </dev/null
+	rc=$?
+	echo "$rc" >"$RB_CASE_DIR/job.rc"
+	RB_JOB_TOOK=$((SECONDS - t0))
+	[ "$rc" = 0 ] && return 0
+	tap_diag "$1: exited $rc after $RB_JOB_TOOK s"
+	grep -v '^ *$' "$RB_CASE_DIR/job.err" | head -n 30 | sed 's/^/#   /'
+	return 1
+}
+
+rb_mpi_signal() {
+	local pid t0
+	rb_case "$1"
+	timeout -k 5 120 bash -c "$4" >"$RB_CASE_DIR/job.out" 2>"$RB_CASE_DIR/job.err" </dev/null &
+	pid=$!
+	RB_VICTIM=""
+	for _ in $(seq 100); do
+		sleep 0.2
+		RB_VICTIM=$(pgrep -x rb_mpi | sed -n 3p)
+		[ -n "$RB_VICTIM" ] && break
+	done
+	sleep "$3"
+	t0=$SECONDS
+	[ -n "$RB_VICTIM" ] && kill -"$2" "$RB_VICTIM"
+	wait "$pid"
+	RB_JOB_RC=$?
+	RB_JOB_TOOK=$((SECONDS - t0))
+	if [ -n "$RB_VICTIM" ] && kill -KILL "$RB_VICTIM" 2>/dev/null; then
+		tap_diag "$1: the signalled rank (pid $RB_VICTIM) outlived the job"
+	fi
+	return 0
+}
+
+# A rank that hangs rather than dies: the launcher sees nothing wrong; the
+# ranks waiting on it notice within --timeout (in a link) or --step-timeout
+# (between steps), say so and end the job (MPI_Abort).  5 s or 8 s plus the
+# abort: 40 s is far beyond, and the `timeout 120` around it cannot have fired.
+rb_mpi_stopped_case() {
+	local err st=1
+	rb_mpi_signal "$1" STOP 3 "$2 --timeout 5 --step-timeout 8"
+	err=$RB_CASE_DIR/job.err
+	tap_diag "rank stopped: pid ${RB_VICTIM:-none}, the job exited $RB_JOB_RC after $RB_JOB_TOOK s; $(grep -m1 -E 'within|stalled|timed out' "$err")"
+	[ -n "$RB_VICTIM" ] && [ "$RB_JOB_RC" != 0 ] && [ "$RB_JOB_RC" != 124 ] && [ "$RB_JOB_TOOK" -le 40 ] &&
+		grep -Eq 'stalled|step-timeout|--timeout|timed out' "$err" && grep -q 'ending the MPI job' "$err" &&
+		st=0
+	[ "$st" = 0 ] || tail -n 15 "$err" | sed 's/^/#   /'
+	tap_ok "$st" "$3: a rank stopped (SIGSTOP) mid-run ends the job with an error within the timeouts (5 s link, 8 s step)"
+}
+
+rb_slurm_up() {
+	local t0=$SECONDS up
+	rb_case "slurm up"
+	if ! up=$("$top_srcdir/scripts/testbed/slurm-up" "$@" 2>"$RB_CASE_DIR/err"); then
+		sed 's/^/# /' "$RB_CASE_DIR/err"
+		return 1
+	fi
+	eval "$up"
+	tap_diag "slurm up in $((SECONDS - t0)) s: $(cat "$RB_CASE_DIR/err"); $(sinfo -h -o '%N %t' | paste -sd' '); srun --mpi=list: $(srun --mpi=list 2>&1 | sed -n 's/^[[:space:]]*//p' | sed 1d | paste -sd' ')"
 }

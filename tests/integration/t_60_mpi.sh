@@ -12,17 +12,11 @@
 mpi_np=${RB_MPI_NP:-4}
 mpi_args=${RB_MPI_ARGS:-"--allow-run-as-root --oversubscribe --mca pml ob1 --mca btl self,vader,tcp"}
 mpi_cases=("pairs send_bw" "pairs read_lat --json" "ring write_bw" "bisection send_lat" "usage"
-	"rank killed" "heatmap")
+	"rank killed" "rank stopped" "heatmap")
 
-# mpi_run NAME 'RB_MPI ARGS': mpirun -np $mpi_np rb_mpi under timeout, in a
-# fresh case folder: mpi.out, mpi.err, mpi.rc.
+# mpi_run NAME 'RB_MPI ARGS': rb_job of mpirun -np $mpi_np rb_mpi -d $RB_DEV ARGS.
 mpi_run() {
-	rb_case "$1"
-	# shellcheck disable=SC2086
-	timeout -k 5 "$RB_PAIR_TIMEOUT" bash -c "mpirun $mpi_args -np $mpi_np \"\$RB_BIN/rb_mpi\" -d \"\$RB_DEV\" $2" \
-		>"$RB_CASE_DIR/mpi.out" 2>"$RB_CASE_DIR/mpi.err" </dev/null
-	echo $? >"$RB_CASE_DIR/mpi.rc"
-	[ "$(cat "$RB_CASE_DIR/mpi.rc")" = 0 ] || { tap_diag "mpirun exited $(cat "$RB_CASE_DIR/mpi.rc")"; tail -n 20 "$RB_CASE_DIR/mpi.err" | sed 's/^/#   /'; return 1; }
+	rb_job "$1" "mpirun $mpi_args -np $mpi_np \"\$RB_BIN/rb_mpi\" -d \"\$RB_DEV\" $2"
 }
 
 # The rows' links, in order: "0>1 0>2 ..." (every ordered pair of N ranks).
@@ -87,32 +81,20 @@ else
 
 	# a bad pattern: exit 2, one message naming the option
 	mpi_run "mpi usage" "--pattern star"
-	[ "$(cat "$(rb_file mpi.rc)")" = 2 ] && [ "$(grep -c -- "--pattern: 'star'" "$(rb_file mpi.err)")" = 1 ]
+	[ "$(cat "$(rb_file job.rc)")" = 2 ] && [ "$(grep -c -- "--pattern: 'star'" "$(rb_file job.err)")" = 1 ]
 	tap_ok $? "rb_mpi --pattern star: exit 2, the message once (rank 0's)"
 
 	# a rank killed mid-run: the job ends (non-zero, an error), no hang
-	rb_case "mpi rank killed"
-	timeout -k 5 120 mpirun $mpi_args -np "$mpi_np" "$RB_BIN/rb_mpi" -d "$RB_DEV" --bench write_bw -D 20 --timeout 5 \
-		>"$RB_CASE_DIR/mpi.out" 2>"$RB_CASE_DIR/mpi.err" </dev/null &
-	mpid=$!
-	victim=""
-	for _ in $(seq 100); do
-		sleep 0.2
-		victim=$(pgrep -x rb_mpi | sed -n 3p)
-		[ -n "$victim" ] && break
-	done
-	sleep 4
-	t0=$SECONDS
-	[ -n "$victim" ] && kill -9 "$victim"
-	wait "$mpid"
-	rc=$?
-	took=$((SECONDS - t0))
-	tap_diag "rank killed: pid ${victim:-none}, mpirun exited $rc after $took s"
+	rb_mpi_signal "mpi rank killed" KILL 4 "mpirun $mpi_args -np $mpi_np \"\$RB_BIN/rb_mpi\" -d \"\$RB_DEV\" --bench write_bw -D 20 --timeout 5"
+	tap_diag "rank killed: pid ${RB_VICTIM:-none}, mpirun exited $RB_JOB_RC after $RB_JOB_TOOK s"
 	# mpirun passes the killed rank's status on (137 = 128 + SIGKILL); the
 	# `timeout 120` around it cannot have fired within 30 s
-	[ -n "$victim" ] && [ "$rc" != 0 ] && [ "$rc" != 124 ] && [ "$took" -le 30 ] &&
-		grep -Eqi 'killed|signal 9|exited|abort' "$RB_CASE_DIR/mpi.err"
+	[ -n "$RB_VICTIM" ] && [ "$RB_JOB_RC" != 0 ] && [ "$RB_JOB_RC" != 124 ] && [ "$RB_JOB_TOOK" -le 30 ] &&
+		grep -Eqi 'killed|signal 9|exited|abort' "$(rb_file job.err)"
 	tap_ok $? "rb_mpi: a rank killed mid-run ends the job (non-zero, said on stderr) within 30 s"
+
+	# a rank that hangs (SIGSTOP) rather than dies
+	rb_mpi_stopped_case "mpi rank stopped" "mpirun $mpi_args -np $mpi_np \"\$RB_BIN/rb_mpi\" -d \"\$RB_DEV\" --bench write_bw -D 1" "rb_mpi under mpirun"
 
 	# the heatmap of the pairs matrix, and the outlier list
 	rb_case "mpi heatmap"
