@@ -38,8 +38,8 @@ int device_open(const char *name, int port, int gid_index, struct rb_device *d);
 int device_adopt(struct ibv_context *ctx, int port, int gid_index, struct rb_device *d);
 void device_close(struct rb_device *d);
 
-/* The port's whole GID table, empty slots included: sysfs, else
- * ibv_query_gid_ex.  The number of entries (at most max) or -errno. */
+/* The port's whole GID table, empty slots included: ibv_query_gid_table,
+ * else sysfs, else ibv_query_gid_ex slot by slot.  The number of entries (at most max) or -errno. */
 int device_gid_table(struct ibv_context *ctx, int port, bool ib_link,
 		     struct gid_entry *t, int max);
 

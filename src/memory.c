@@ -233,9 +233,11 @@ static int place_node(int node, int dev_node, const char *policy, const cpu_set_
 	if (thread_pin(&one, policy))
 		return -EINVAL;
 	p->cpu = cpuset_first(&one);
+	p->shares_cpu = CPU_COUNT(&on_node) == 1;
 	cpuset_format(&one, p->cpus, sizeof(p->cpus));
-	snprintf(p->note, sizeof(p->note), "%s: thread on CPU %d (%s of the node's), buffers on node %d",
-		 policy, p->cpu, role_cpu(client), node);
+	snprintf(p->note, sizeof(p->note), "%s: thread on CPU %d (%s of the node's%s), buffers on node %d",
+		 policy, p->cpu, role_cpu(client),
+		 p->shares_cpu ? ", its only one: yields when idle" : "", node);
 	note_remote(p, dev_node, "they are");
 	return 0;
 }
@@ -259,9 +261,10 @@ static void place_unknown(int dev_node, const cpu_set_t *allowed, bool client,
 		return;
 	}
 	p->cpu = cpuset_first(&one);
+	p->shares_cpu = CPU_COUNT(allowed) == 1;
 	cpuset_format(&one, p->cpus, sizeof(p->cpus));
-	snprintf(p->note, sizeof(p->note), "%s: thread on CPU %d (%s allowed), buffers left to the kernel",
-		 why, p->cpu, role_cpu(client));
+	snprintf(p->note, sizeof(p->note), "%s: thread on CPU %d (%s allowed%s), buffers left to the kernel",
+		 why, p->cpu, role_cpu(client), p->shares_cpu ? ", the only one: yields when idle" : "");
 }
 
 static int place_numa(int dev_node, int user_node, const char *cpu_list,

@@ -18,6 +18,8 @@ struct placement {
 	const char *policy;     /* "device-local", "--numa-node", "--cpu",
 				   "user affinity", "--no-numa", "no NUMA info" */
 	bool remote;            /* buffers/CPU not on the device's node */
+	bool shares_cpu;        /* the node has one CPU: both sides of a loopback
+				   test land on it, so a side yields when idle */
 	char note[200];         /* one line for the report and --verbose */
 };
 
