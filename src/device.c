@@ -104,6 +104,19 @@ static enum gid_type gid_type_of_verbs(uint32_t t, bool ib_link)
 	return ib_link ? GID_TYPE_IB : GID_TYPE_ROCE_V1;
 }
 
+/* Slot index of the table: empty, or what verbs says of it (ge). */
+static void gid_from_verbs(struct gid_entry *e, int index, const struct ibv_gid_entry *ge,
+			   bool ib_link)
+{
+	*e = (struct gid_entry){ .index = index, .empty = ge == NULL };
+	if (!ge)
+		return;
+	memcpy(e->raw, ge->gid.raw, 16);
+	e->type = gid_type_of_verbs(ge->gid_type, ib_link);
+	if (!ge->ndev_ifindex || !if_indextoname(ge->ndev_ifindex, e->netdev))
+		e->netdev[0] = '\0';
+}
+
 /* Where sysfs is not readable (a container without /sys): ask verbs. */
 static int gid_table_verbs(struct ibv_context *ctx, int port, bool ib_link,
 			   struct gid_entry *t, int max)
@@ -112,15 +125,7 @@ static int gid_table_verbs(struct ibv_context *ctx, int port, bool ib_link,
 		struct ibv_gid_entry ge;
 		int err = ibv_query_gid_ex(ctx, (uint32_t)port, (uint32_t)i, &ge, 0);
 
-		memset(&t[i], 0, sizeof(t[i]));
-		t[i].index = i;
-		t[i].empty = err != 0;
-		if (err)
-			continue;
-		memcpy(t[i].raw, ge.gid.raw, 16);
-		t[i].type = gid_type_of_verbs(ge.gid_type, ib_link);
-		if (!ge.ndev_ifindex || !if_indextoname(ge.ndev_ifindex, t[i].netdev))
-			t[i].netdev[0] = '\0';
+		gid_from_verbs(&t[i], i, err ? NULL : &ge, ib_link);
 	}
 	return max;
 }
@@ -156,19 +161,12 @@ static int gid_table_bulk(struct ibv_context *ctx, int port, bool ib_link,
 		return (int)n;
 	}
 	for (int i = 0; i < max; i++)
-		t[i] = (struct gid_entry){ .index = i, .empty = true };
+		gid_from_verbs(&t[i], i, NULL, ib_link);
 	for (ssize_t k = 0; k < n; k++) {
 		const struct ibv_gid_entry *ge = &all[k];
-		struct gid_entry *e;
 
-		if ((int)ge->port_num != port || ge->gid_index >= (uint32_t)max)
-			continue;
-		e = &t[ge->gid_index];
-		memcpy(e->raw, ge->gid.raw, 16);
-		e->empty = false;
-		e->type = gid_type_of_verbs(ge->gid_type, ib_link);
-		if (!ge->ndev_ifindex || !if_indextoname(ge->ndev_ifindex, e->netdev))
-			e->netdev[0] = '\0';
+		if ((int)ge->port_num == port && ge->gid_index < (uint32_t)max)
+			gid_from_verbs(&t[ge->gid_index], (int)ge->gid_index, ge, ib_link);
 	}
 	free(all);
 	return max;
