@@ -67,6 +67,7 @@ static const struct opt_desc opt_table[] = {
 	{ "percentiles", OPT_PCTS, 1, "LIST", FEAT_LATENCY, "latency percentiles (default 50,90,99,99.9,99.99)" },
 	{ "csv", OPT_CSV, 2, "FILE", 0, "results as CSV (to FILE, or stdout)" },
 	{ "json", OPT_JSON, 2, "FILE", 0, "results as JSON (to FILE, or stdout)" },
+	{ "report-counters", 'W', 1, "LIST", 0, "report port counters' changes: counters/NAME, hw_counters/NAME or NAME, comma-separated" },
 	{ "histogram", 'H', 1, "FILE", FEAT_LATENCY, "latency histogram as CSV to FILE" },
 	{ "raw", OPT_RAW, 1, "FILE", FEAT_LATENCY, "every latency sample, in order, to FILE" },
 	{ "clock", OPT_CLOCK, 1, "auto|tsc|monotonic", 0, "timestamps from the TSC or clock_gettime (default auto: the TSC where clock_gettime is slow)" },
@@ -215,6 +216,22 @@ static int parse_mtu(const char *val, int *mtu)
 	return 0;
 }
 
+static int parse_counters(const char *val, struct rb_counter_list *l)
+{
+	char bad[RB_COUNTER_NAME_MAX + 32];
+	int err = counters_parse(val, l, bad, sizeof(bad));
+
+	if (err == -E2BIG)
+		log_err("-W/--report-counters: '%s' is one counter too many (at most %d)", bad, RB_MAX_COUNTERS);
+	else if (err == -EEXIST)
+		log_err("-W/--report-counters: '%s' is given twice", bad);
+	else if (err)
+		log_err("-W/--report-counters: '%s' is not a counter", bad);
+	if (err)
+		log_info("expected %s", COUNTERS_FORMS);
+	return err ? -EINVAL : 0;
+}
+
 static int parse_output(int code, const char *val, struct rb_options *o)
 {
 	char lbl[48];
@@ -311,6 +328,7 @@ static int options_apply(int c, const char *arg, struct rb_options *o)
 		return 0;
 	case OPT_CSV:
 	case OPT_JSON: return parse_output(c, arg, o);
+	case 'W': return parse_counters(arg, &o->counters);
 	case 'H': o->histogram_file = arg; return 0;
 	case OPT_RAW: o->raw_file = arg; return 0;
 	case OPT_CLOCK: return parse_clock(arg, &o->clock);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include "bench.h"
 #include "clock.h"
+#include "counters.h"
 #include "output.h"
 #include "stats.h"
 
@@ -59,6 +60,7 @@ struct rb_options {
 	bool report_gbits;
 	double pcts[STATS_MAX_PCT];
 	int npct;
+	struct rb_counter_list counters;    /* -W */
 	enum out_format format;
 	const char *out_file;       /* NULL: stdout */
 	const char *histogram_file;

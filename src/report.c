@@ -71,6 +71,18 @@ static void col_add_pct(struct report *r, double pct)
 	r->all[r->nall++] = (struct out_col){ key, label, OUT_DOUBLE, 2 };
 }
 
+/* -W: one u64 column per counter, after every other column. */
+static void col_add_counters(struct report *r, const struct rb_options *o, enum show *show)
+{
+	r->ctr_first = r->nall;
+	for (int i = 0; i < o->counters.n; i++) {
+		const struct rb_counter *c = &o->counters.c[i];
+
+		show[r->nall] = SHOW_ALL;
+		r->all[r->nall++] = (struct out_col){ c->key, c->label, OUT_U64, 0 };
+	}
+}
+
 static bool col_shown(enum show show, enum out_format fmt, bool gbits)
 {
 	if (fmt != OUT_HUMAN)
@@ -90,11 +102,14 @@ static void report_columns(struct report *r, const struct rb_session *s)
 		show[r->nall] = defs[i].show;
 		col_add(r, &defs[i]);
 	}
-	for (int i = 0; lat && i < o->npct && r->nall < REPORT_MAX_COLS; i++)
+	_Static_assert(LAT_FIXED + STATS_MAX_PCT - 1 + RB_MAX_COUNTERS <= REPORT_MAX_COLS,
+		       "every percentile and every counter has a column");
+	for (int i = 0; lat && i < o->npct; i++)
 		if (o->pcts[i] != 50) {
 			show[r->nall] = SHOW_ALL;
 			col_add_pct(r, o->pcts[i]);
 		}
+	col_add_counters(r, o, show);
 	for (int i = 0; i < r->nall; i++) {
 		if (!col_shown(show[i], o->format, o->report_gbits))
 			continue;
@@ -292,7 +307,7 @@ static void compute_lat(const struct report *r, const struct rb_session *s, stru
 	row[LAT_P50].d = st.pct[0] / 1e3;
 	row[LAT_AVG].d = st.mean / 1e3;
 	row[LAT_STDEV].d = st.stdev / 1e3;
-	for (int i = LAT_FIXED; i < r->nall; i++)
+	for (int i = LAT_FIXED; i < r->ctr_first; i++)
 		row[i].d = st.pct[i - LAT_FIXED + 1] / 1e3;
 }
 
@@ -323,6 +338,8 @@ void report_compute(const struct report *r, const struct rb_session *s,
 		compute_lat(r, s, m, row);
 	else
 		compute_bw(s, m, row);
+	for (int i = 0; i < s->opt->counters.n; i++)
+		row[r->ctr_first + i].u = m->ctr_delta[i];
 	sweep_progress(s);
 }
 

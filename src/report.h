@@ -17,6 +17,7 @@ struct report {
 	FILE *file;                 /* owned when --csv=FILE / --json=FILE */
 	struct out_col all[REPORT_MAX_COLS];
 	int nall;
+	int ctr_first;              /* all[ctr_first..]: the -W counters */
 	int shown[REPORT_MAX_COLS]; /* indexes into all[] for this format */
 	struct out_col cols[REPORT_MAX_COLS];
 	int ncols;

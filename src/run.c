@@ -43,7 +43,7 @@ static int oob_timeout_ms(const struct rb_session *s)
 enum param_id {
 	P_VERB = 1, P_METRIC, P_TRANSPORT, P_SIZE, P_ALL, P_ITERS, P_DURATION_MS,
 	P_WARMUP_MS, P_WARMUP_ITERS, P_QPS, P_BIDIR, P_RDMA_CM, P_ATOMIC_OP, P_POST_LIST,
-	P_PERCENTILES,
+	P_PERCENTILES, P_COUNTERS,
 };
 
 static const char *const param_names[] = {
@@ -54,6 +54,7 @@ static const char *const param_names[] = {
 	[P_BIDIR] = "bidirectional (-b)", [P_RDMA_CM] = "rdma_cm (-R)",
 	[P_ATOMIC_OP] = "atomic operation (-A)", [P_POST_LIST] = "post list (-l)",
 	[P_PERCENTILES] = "percentile list (--percentiles)",
+	[P_COUNTERS] = "counter list (-W)",
 };
 
 /* The percentile list as one number (FNV-1a over thousandths): the result
@@ -83,6 +84,7 @@ static void hello_build(const struct rb_session *s, struct wire_hello *h)
 		[P_WARMUP_ITERS] = o->warmup_iters, [P_QPS] = o->qps, [P_BIDIR] = o->bidir,
 		[P_RDMA_CM] = o->rdma_cm, [P_ATOMIC_OP] = o->atomic_op,
 		[P_POST_LIST] = o->post_list, [P_PERCENTILES] = pcts_fingerprint(o),
+		[P_COUNTERS] = counters_fingerprint(&o->counters),
 	};
 
 	memset(h, 0, sizeof(*h));
@@ -106,7 +108,7 @@ static const char *param_text(uint16_t id, uint64_t v, char *buf, size_t len)
 		return options_transport_name((enum rb_transport)v);
 	if (id == P_ATOMIC_OP)
 		return options_atomic_name((enum rb_atomic_op)v);
-	if (id == P_PERCENTILES)
+	if (id == P_PERCENTILES || id == P_COUNTERS)
 		return "(another list)";
 	snprintf(buf, len, "%llu", (unsigned long long)v);
 	return buf;
@@ -333,6 +335,28 @@ static void session_row(struct rb_session *s, struct report *r, const union out_
 		s->link->row(s->link->arg, row, r->nall);
 }
 
+/* -W: the local port's counters, now. */
+static int counters_now(const struct rb_session *s, uint64_t *val)
+{
+	return counters_read("", s->dev.name, s->dev.port, &s->opt->counters, val);
+}
+
+/* The loop with the counters read around it: their change is the loop's
+ * (the warm-up included), as close to it as the OOB exchange allows. */
+static int run_loop(struct rb_session *s, struct rb_measure *m)
+{
+	uint64_t before[RB_MAX_COUNTERS], after[RB_MAX_COUNTERS];
+	int err = counters_now(s, before);
+
+	if (!err)
+		err = pick_loop(s)(s, m);
+	if (!err)
+		err = counters_now(s, after);
+	if (!err)
+		counters_delta(&s->opt->counters, before, after, m->ctr_delta);
+	return err;
+}
+
 static int run_size(struct rb_session *s, struct report *r, bool *partial)
 {
 	union out_val row[REPORT_MAX_COLS] = { 0 };
@@ -344,7 +368,7 @@ static int run_size(struct rb_session *s, struct report *r, bool *partial)
 	if (!err)
 		err = barrier(s, "starting the measurement");
 	if (!err)
-		err = pick_loop(s)(s, &m);
+		err = run_loop(s, &m);
 	if (!err)
 		err = exchange_done(s);
 	if (!err)
@@ -422,6 +446,7 @@ static void session_outs(struct rb_session *s)
 static int setup_device(struct rb_session *s)
 {
 	const struct rb_options *o = s->opt;
+	uint64_t scratch[RB_MAX_COUNTERS];
 	int err;
 
 	if (o->rdma_cm)
@@ -432,6 +457,9 @@ static int setup_device(struct rb_session *s)
 		return err;
 	log_verbose("device %s port %d GID index %d (%s)", s->dev.name, s->dev.port,
 		    s->dev.gid.index, s->dev.gid_why);
+	err = counters_now(s, scratch);
+	if (err)
+		return err;
 	err = placement_apply(s->dev.numa_node, o->numa_node, o->no_numa, o->cpu_list,
 			      s->is_client, &s->place);
 	if (err)
@@ -532,10 +560,11 @@ static int run_client(const struct rb_bench *b, const struct rb_options *o)
 	return rc;
 }
 
-/* A server fails at once on a device, port or GID index that cannot work,
- * not when its first client comes.  With -R rdma_cm picks the device later. */
+/* A server fails at once on a device, port, GID index or -W counter that
+ * cannot work, not when its first client comes.  With -R rdma_cm picks the device later. */
 static int server_check_device(const struct rb_options *o)
 {
+	uint64_t scratch[RB_MAX_COUNTERS];
 	struct rb_device d;
 	int err;
 
@@ -544,7 +573,10 @@ static int server_check_device(const struct rb_options *o)
 	err = device_open(o->ib_dev, o->ib_port, o->gid_index, &d);
 	if (err)
 		return err == -EINVAL ? RB_EXIT_USAGE : RB_EXIT_RUNTIME;
+	err = counters_read("", d.name, d.port, &o->counters, scratch);
 	device_close(&d);
+	if (err)
+		return err == -EINVAL ? RB_EXIT_USAGE : RB_EXIT_RUNTIME;
 	return RB_EXIT_OK;
 }
 

@@ -63,6 +63,7 @@ struct rb_measure {
 	double peak_bps;            /* bytes/s, NaN when not measured */
 	struct samples samples;     /* latency, iteration mode: every sample */
 	struct histogram *hist;     /* latency: always */
+	uint64_t ctr_delta[RB_MAX_COUNTERS]; /* -W: each counter's change over the loop */
 	bool measured;              /* false: this side only served the peer */
 	bool partial;               /* interrupted (SIGINT) or peer stopped early */
 };

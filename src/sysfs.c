@@ -212,24 +212,37 @@ int sysfs_device_numa_node(const char *root, const char *ibdev, char *why, size_
 	return numa_via_netdev(root, ibdev, why, len);
 }
 
+/* One counter file, ports/P/DIR/NAME. */
+static int port_counter_file(const char *root, const char *ibdev, int port, const char *dir,
+			     const char *name, uint64_t *val)
+{
+	char path[PATH_MAX], text[32];
+	int err;
+
+	if (snprintf(path, sizeof(path), IB_CLASS "/%s/ports/%d/%s/%s",
+		     ibdev, port, dir, name) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	err = sysfs_read(root, path, text, sizeof(text));
+	if (err)
+		return err;
+	return sscanf(text, "%" SCNu64, val) == 1 ? 0 : -EINVAL;
+}
+
+int sysfs_port_counter_in(const char *root, const char *ibdev, int port, const char *dir,
+			  const char *name, uint64_t *val)
+{
+	int err;
+
+	if (dir)
+		return port_counter_file(root, ibdev, port, dir, name, val);
+	err = port_counter_file(root, ibdev, port, "counters", name, val);
+	if (err == -ENOENT)
+		err = port_counter_file(root, ibdev, port, "hw_counters", name, val);
+	return err;
+}
+
 int sysfs_port_counter(const char *root, const char *ibdev, int port,
 		       const char *name, uint64_t *val)
 {
-	static const char *const dirs[] = { "counters", "hw_counters" };
-	char path[PATH_MAX], text[32];
-	int err = -ENOENT;
-
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		snprintf(path, sizeof(path), IB_CLASS "/%s/ports/%d/%s/%s",
-			 ibdev, port, dirs[i], name);
-		err = sysfs_read(root, path, text, sizeof(text));
-		if (err == -ENOENT)
-			continue;
-		if (err)
-			return err;
-		if (sscanf(text, "%" SCNu64, val) != 1)
-			return -EINVAL;
-		return 0;
-	}
-	return err;
+	return sysfs_port_counter_in(root, ibdev, port, NULL, name, val);
 }

@@ -33,6 +33,9 @@ int sysfs_device_netdev(const char *root, const char *ibdev, char *netdev, size_
 /* Read an unsigned counter file ports/P/counters/NAME or ports/P/hw_counters/NAME. */
 int sysfs_port_counter(const char *root, const char *ibdev, int port,
 		       const char *name, uint64_t *val);
+/* The same in one directory, "counters" or "hw_counters" (NULL: as above). */
+int sysfs_port_counter_in(const char *root, const char *ibdev, int port, const char *dir,
+			  const char *name, uint64_t *val);
 
 /* Read a small text file under root into buf, trailing newline stripped. */
 int sysfs_read(const char *root, const char *path, char *buf, size_t len);

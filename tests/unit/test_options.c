@@ -88,6 +88,11 @@ static void test_good_values(void)
 	is_int(o.clock, CLK_MONOTONIC, "--clock=monotonic chooses CLOCK_MONOTONIC");
 	is_int(parse(&lat, &o, "--clock", "tsc", NULL), 0, "--clock tsc");
 	is_int(o.clock, CLK_TSC, "--clock tsc chooses the counter");
+	is_int(parse(&lat, &o, "-W", "hw_counters/sent_pkts,rcvd_pkts", NULL), 0, "-W on a latency test");
+	is_int(o.counters.n, 2, "-W: two counters");
+	is_str(o.counters.c[1].key, "ctr_rcvd_pkts", "-W: the second one's column");
+	is_int(parse(&bw, &o, "--report-counters=port_xmit_data", NULL), 0, "--report-counters=LIST");
+	is_int(o.counters.n, 1, "--report-counters: one counter");
 }
 
 static void test_bad_values(void)
@@ -108,6 +113,8 @@ static void test_bad_values(void)
 		{ "--percentiles", "0", "percentile 0" }, { "--percentiles", "101", "percentile past 100" },
 		{ "--percentiles", "50,,", "empty percentile" }, { "--numa-node", "x", "NUMA node not a number" },
 		{ "-I", "99999", "inline past 4096" }, { "-l", "0", "post list 0" },
+		{ "-W", "a/b", "-W: an unknown directory" }, { "-W", "a,,b", "-W: an empty entry" },
+		{ "-W", "x,x", "-W: a counter twice" }, { "-W", "1,2,3,4,5,6,7,8,9", "-W: nine counters" },
 		{ "--clock", "rdtsc", "unknown clock" }, { "--clock", "", "empty clock" },
 	};
 
