@@ -52,8 +52,20 @@ _rdmabench_takes_value()
 	_rdmabench_parse "$1" | grep -Eq -- "^$2 (eq|word)\$"
 }
 
+# The port counters of every device, as -W takes them: counters/NAME and
+# hw_counters/NAME, one a line.
+_rdmabench_counters()
+{
+	local f d
+	for f in /sys/class/infiniband/*/ports/*/counters/* /sys/class/infiniband/*/ports/*/hw_counters/*; do
+		[ -f "$f" ] || continue
+		d=${f%/*}
+		printf '%s/%s\n' "${d##*/}" "${f##*/}"
+	done | sort -u
+}
+
 # The values OPTION takes, one a line; "@file" or "@dir" for a file name or
-# a folder.
+# a folder, "@counters" for -W's comma-separated list.
 _rdmabench_values()
 {
 	local d
@@ -73,6 +85,7 @@ _rdmabench_values()
 		done
 		;;
 	--mode) printf '%s\n' auto vm host ;;
+	-W | --report-counters) echo @counters ;;
 	--csv | --json | -H | --histogram | --raw) echo @file ;;
 	--share) echo @dir ;;
 	esac
@@ -86,6 +99,12 @@ _rdmabench_complete_value()
 	case $v in
 	@file) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); compopt -o filenames 2>/dev/null ;;
 	@dir) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); compopt -o filenames 2>/dev/null ;;
+	@counters)
+		# the entry after the last comma; the ones before it stay
+		[[ $cur == *,* ]] && prefix=$prefix${cur%,*}, && cur=${cur##*,}
+		mapfile -t COMPREPLY < <(compgen -W "$(_rdmabench_counters)" -- "$cur")
+		compopt -o nospace 2>/dev/null
+		;;
 	*) mapfile -t COMPREPLY < <(compgen -W "$v" -- "$cur") ;;
 	esac
 	[ -n "$prefix" ] && COMPREPLY=("${COMPREPLY[@]/#/$prefix}")

@@ -268,6 +268,31 @@ Only one of
 .B \-\-csv
 and
 .BR \-\-json .
+@report-counters
+Add to each size's row the change of port counters of the local device and
+port over that size's measuring loop: one column per counter, after the
+others, in every format (CSV and JSON
+.BI ctr_ NAME\fR,\fP
+the human table
+.IR NAME ).
+LIST: comma-separated, at most 8, each
+.BI counters/ NAME\fR,\fP
+.BI hw_counters/ NAME
+or
+.I NAME
+(looked up in counters/ first, then hw_counters/), NAME of letters, digits
+and _; the files are under /sys/class/infiniband/DEV/ports/P/.
+A counter the device lacks is a usage error (exit 2).
+With
+.B \-D
+the change includes the warm-up.
+The counters are port-wide (other traffic counts too; over loopback both
+sides' packets) and in the device's units: port_xmit_data counts 4-octet
+words.
+Both sides must give the same list.
+[-all] See Port counters in
+[-all] .BR rdmabench (7).
+[all] See Port counters under OUTPUT.
 @histogram
 [lat,all] Write the latency histogram (its non-empty buckets) as CSV to FILE:
 [lat,all] lower_ns, upper_ns, count, cumulative_fraction; in a sweep one file per size.
@@ -460,6 +485,10 @@ EOF
 		;;
 	esac
 	cat <<'EOF'
+With
+.BR \-W ,
+one more column per port counter, last: its change over the size's loop
+.RB ( ctr_ \fINAME\fR).
 Results go to stdout (or the
 .B \-\-csv
 or

@@ -245,3 +245,60 @@ if [ -n "$want" ]; then
 else
 	tap_skip "--clock=auto reads the TSC where clock_gettime is slow" "not x86-64, or no clocksource ($(uname -m), '$cs')"
 fi
+
+# ---- -W/--report-counters against an outside read of the same counters ----
+
+# The row's ctr_ columns cover the client's measuring loop only; reads of
+# the same files before the server starts and after the client ends cover
+# that and more (connection setup, the OOB exchange's neighbours, teardown).
+# So each delta lies between the packets the writes must take (each 2-byte
+# write is at least one packet: 5000) and the outside delta.  The server
+# only serves the memory: its row is the client's, counters included.
+report_counters_case() {
+	local p=/sys/class/infiniband/$RB_DEV/ports/1/hw_counters w=hw_counters/sent_pkts,rcvd_pkts
+	local args="$RB_DEV_ARGS -s 2 -n 5000 -W $w" s0 r0 s1 r1 st
+	if [ ! -r "$p/sent_pkts" ] || [ ! -r "$p/rcvd_pkts" ]; then
+		tap_skip "-W: rb_write_bw's counter deltas agree with an outside read" "no $p/sent_pkts, rcvd_pkts"
+		return
+	fi
+	s0=$(cat "$p/sent_pkts") r0=$(cat "$p/rcvd_pkts")
+	rb_pair "rb_write_bw -W" "$RB_BIN/rb_write_bw $args --csv=$RB_TMP/W-server.csv" \
+		"$RB_BIN/rb_write_bw $args --csv=$RB_TMP/W-client.csv $RB_IP"
+	st=$?
+	s1=$(cat "$p/sent_pkts") r1=$(cat "$p/rcvd_pkts")
+	if [ "$st" != 0 ]; then
+		tap_ok 1 "-W $w: rb_write_bw runs (client $(cat "$RB_CASE_DIR/client.rc"), server $(cat "$RB_CASE_DIR/server.rc"))"
+		tap_diag "$(cat "$RB_CASE_DIR/client.err" "$RB_CASE_DIR/server.err")"
+		return
+	fi
+	python3 - "$RB_TMP/W-client.csv" "$RB_TMP/W-server.csv" $((s1 - s0)) $((r1 - r0)) \
+		>"$RB_TMP/W.check" 2>&1 <<'PY'
+import csv, sys
+def row(path):
+    return [r for r in csv.DictReader(l for l in open(path) if l.strip() and not l.startswith('#'))][0]
+client, server = row(sys.argv[1]), row(sys.argv[2])
+for col, outside in (('ctr_sent_pkts', int(sys.argv[3])), ('ctr_rcvd_pkts', int(sys.argv[4]))):
+    got = int(client.get(col) or -1)
+    print('%s %s %d 5000..%d' % ('ok' if 5000 <= got <= outside else 'FAIL', col, got, outside))
+    print('%s %s_server %s %d' % ('ok' if server.get(col) == client.get(col) else 'FAIL', col,
+                                  server.get(col), got))
+PY
+	if [ $? != 0 ]; then
+		tap_ok 1 "-W: the rows carry ctr_sent_pkts and ctr_rcvd_pkts"
+		tap_diag "$(cat "$RB_TMP/W.check" "$RB_TMP/W-client.csv")"
+		return
+	fi
+	while read -r status col got want; do
+		[ "$status" = ok ]
+		case $col in
+		*_server) tap_ok $? "-W: the server prints the client's ${col%_server} ($got; client $want)" ;;
+		*) tap_ok $? "-W: $col $got within $want (5000 writes, at most the outside read's delta)" ;;
+		esac
+	done <"$RB_TMP/W.check"
+}
+
+report_counters_case
+usage_case 'nosuch.*'"$RB_DEV"'|'"$RB_DEV"'.*nosuch' rb_write_bw -d "$RB_DEV" -x "$RB_GID_INDEX" -W nosuch
+tap_ok $? "usage: rb_write_bw -W nosuch (a server) exits 2 naming the counter and the device"
+usage_case '-W/--report-counters.*a/b' rb_write_bw -W a/b
+tap_ok $? "usage: rb_write_bw -W a/b exits 2 naming -W/--report-counters and the entry"
