@@ -283,9 +283,17 @@ or
 (looked up in counters/ first, then hw_counters/), NAME of letters, digits
 and _; the files are under /sys/class/infiniband/DEV/ports/P/.
 A counter the device lacks is a usage error (exit 2).
-With
-.B \-D
-the change includes the warm-up.
+The change includes the warm-up, which the other figures leave out: with
+[lat,all] .B \-D
+[lat,all] the
+[lat,all] .B \-\-warmup\-time
+[lat,all] seconds, otherwise the
+[lat,all] .B \-\-warmup
+[lat,all] iterations.
+[bw] .B \-D
+[bw] the
+[bw] .B \-\-warmup\-time
+[bw] seconds.
 The counters are port-wide (other traffic counts too; over loopback both
 sides' packets) and in the device's units: port_xmit_data counts 4-octet
 words.
