@@ -38,7 +38,10 @@ static void usage(FILE *f)
 
 static int usage_error(const char *what, const char *val, const char *hint)
 {
-	log_err("%s: '%s' %s", what, val ? val : "", hint);
+	if (val && *val)
+		log_err("%s: '%s' %s", what, val, hint);
+	else
+		log_err("%s %s", what, hint);
 	log_info("try '--help'");
 	return -EINVAL;
 }
