@@ -12,6 +12,7 @@
 
 #include "log.h"
 #include "sysfs.h"
+#include "wire.h"
 
 static const char *const dir_names[] = {
 	[CTR_EITHER] = NULL, [CTR_COUNTERS] = "counters", [CTR_HW_COUNTERS] = "hw_counters",
@@ -123,15 +124,15 @@ int counters_parse(const char *list, struct rb_counter_list *l, char *bad, size_
 
 uint64_t counters_fingerprint(const struct rb_counter_list *l)
 {
-	uint64_t h = 14695981039346656037ULL;   /* FNV-1a */
+	uint64_t h = WIRE_FNV_INIT;
 
-	for (int i = 0; i < l->n; i++)
-		for (const char *k = l->c[i].key; ; k++) {
-			h ^= (uint8_t)*k;
-			h *= 1099511628211ULL;
-			if (!*k)
-				break;
-		}
+	for (int i = 0; i < l->n; i++) {
+		const char *k = l->c[i].key;
+
+		do      /* the NUL too: "ab","c" and "a","bc" differ */
+			h = wire_fnv1a(h, (uint8_t)*k);
+		while (*k++);
+	}
 	return h;
 }
 

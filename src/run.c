@@ -13,6 +13,7 @@
 #include "loops.h"
 #include "oob.h"
 #include "report.h"
+#include "wire.h"
 
 volatile sig_atomic_t rb_stop;
 
@@ -61,12 +62,10 @@ static const char *const param_names[] = {
  * rows of both sides must have the same columns. */
 static uint64_t pcts_fingerprint(const struct rb_options *o)
 {
-	uint64_t h = 14695981039346656037ULL;
+	uint64_t h = WIRE_FNV_INIT;
 
-	for (int i = 0; i < o->npct; i++) {
-		h ^= (uint64_t)llround(o->pcts[i] * 1000);
-		h *= 1099511628211ULL;
-	}
+	for (int i = 0; i < o->npct; i++)
+		h = wire_fnv1a(h, (uint64_t)llround(o->pcts[i] * 1000));
 	return h;
 }
 

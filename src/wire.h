@@ -55,6 +55,15 @@ struct wire_hdr {
 	uint32_t length;
 };
 
+/* A list (percentiles, counters) travels in HELLO as one parameter: its
+ * FNV-1a hash, fed one value at a time from WIRE_FNV_INIT. */
+#define WIRE_FNV_INIT 14695981039346656037ULL
+
+static inline uint64_t wire_fnv1a(uint64_t h, uint64_t v)
+{
+	return (h ^ v) * 1099511628211ULL;
+}
+
 struct wire_param {
 	uint16_t id;
 	uint64_t value;
