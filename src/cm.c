@@ -323,9 +323,12 @@ static int cm_create_qp(struct rb_session *s, int i)
  * --tclass the traffic class of the address vector (the server's vector
  * comes from the client's connect request: without its own --tclass it
  * keeps the client's ToS).  A responder grants what it accepted with, as
- * librdmacm's rdma_accept() does.
+ * librdmacm's rdma_accept() does.  (The path MTU and SL in the connect
+ * request stay rdma_cm's: rdma_cm has no option for them short of whole
+ * path records, RDMA_OPTION_IB_PATH; so each side applies its own -m and
+ * -S, as without -R.)
  */
-static void cm_override_rtr(const struct rb_session *s, int i, struct ibv_qp_attr *a, int *mask)
+static void cm_override_rtr(struct rb_session *s, int i, struct ibv_qp_attr *a, int *mask)
 {
 	const struct rb_options *o = s->opt;
 	enum ibv_mtu mtu = o->mtu ? device_mtu_enum(o->mtu) : a->path_mtu;
@@ -337,6 +340,12 @@ static void cm_override_rtr(const struct rb_session *s, int i, struct ibv_qp_att
 			 device_mtu_bytes(a->path_mtu), device_mtu_bytes(a->path_mtu));
 	if (o->sl_given)
 		a->ah_attr.sl = (uint8_t)o->sl;
+	if (i == 0)
+		s->q.cm_sl = a->ah_attr.sl;
+	/* rdma_cm's 0 is the longest RNR wait (655 ms); 12 (0.64 ms) as the
+	 * manual path, so that -R does not change what an RNR NAK costs */
+	if (*mask & IBV_QP_MIN_RNR_TIMER)
+		a->min_rnr_timer = 12;
 	if (o->tclass >= 0 && a->ah_attr.is_global)
 		a->ah_attr.grh.traffic_class = (uint8_t)o->tclass;
 	if (!s->is_client)

@@ -328,9 +328,10 @@ int qps_read_attrs(struct rb_qps *q, const struct rb_options *o)
 			return err;
 		if (q->tr == TR_UD)	/* no path in a UD QP: the MTU its messages fit */
 			r.path_mtu = device_mtu_bytes(q->mtu);
-		log_verbose("QP 0x%06x attributes: path MTU %d, timeout %u, SL %u, traffic class %u, "
+		r.sl_given = o->rdma_cm ? q->cm_sl : o->sl;
+		log_verbose("QP 0x%06x attributes: path MTU %d, timeout %u, SL %u (given %u), traffic class %u, "
 			    "max inline %u, max_rd_atomic %u, max_dest_rd_atomic %u, retry %u, RNR retry %u, min RNR timer %u",
-			    r.qpn, r.path_mtu, r.timeout, r.sl, r.traffic_class, r.max_inline,
+			    r.qpn, r.path_mtu, r.timeout, r.sl, r.sl_given, r.traffic_class, r.max_inline,
 			    r.max_rd_atomic, r.max_dest_rd_atomic, r.retry_cnt, r.rnr_retry, r.min_rnr_timer);
 		if (i == 0)
 			q->attrs = r;

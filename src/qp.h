@@ -26,6 +26,7 @@ struct rb_qp_attrs {
 	int path_mtu;                   /* bytes */
 	unsigned timeout, retry_cnt, rnr_retry, min_rnr_timer;
 	unsigned sl, traffic_class;     /* UD: those of the address handles */
+	unsigned sl_given;              /* the SL given at RTR (rxe reports 0) */
 	unsigned max_rd_atomic, max_dest_rd_atomic;
 	uint32_t max_inline;
 };
@@ -48,6 +49,7 @@ struct rb_qps {
 	enum rb_transport tr;
 	int access;                     /* MR access flags */
 	struct rb_qp_attrs attrs;       /* QP 0's, read back after connection */
+	unsigned cm_sl;                 /* -R: the SL cm.c gave at RTR */
 };
 
 /* Per QP i: where this side sends from and receives into. */

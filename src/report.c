@@ -178,13 +178,14 @@ static void meta_device(struct report *r, const struct rb_session *s)
 }
 
 /* What the QPs run with, read back after connection (qps_read_attrs);
- * MTU[B] above is the path MTU read back too. */
+ * MTU[B] above is the path MTU read back too.  The SL is the one given at
+ * RTR: rxe, for one, does not report it back. */
 static void meta_qp(struct report *r, const struct rb_session *s)
 {
 	const struct rb_qp_attrs *a = &s->q.attrs;
 	char addr[64];
 
-	out_meta_u64(r->out, "service_level", "Service level", a->sl);
+	out_meta_u64(r->out, "service_level", "Service level", a->sl_given);
 	out_meta_u64(r->out, "traffic_class", "Traffic class", a->traffic_class);
 	if (s->opt->transport == TR_RC)
 		out_meta_u64(r->out, "qp_timeout", "QP ack timeout", a->timeout);
