@@ -82,6 +82,16 @@ results.
 HOST must then be an address of the server's RDMA interface.
 Not with
 .BR "\-c UD" .
+.BR \-m ,
+.BR \-u ,
+.B \-S
+and
+.B \-\-tclass
+apply as without
+.BR \-R ;
+[all] see RDMA_CM below.
+[-all] see RDMA_CM in
+[-all] .BR rdmabench (7).
 @mtu
 Path MTU in bytes: 256, 512, 1024, 2048 or 4096 (K suffix accepted).
 Default: the smaller of the two sides' active MTUs; a larger value is lowered
@@ -93,8 +103,36 @@ Default 14 (about 67\ ms).
 Service level, 0..15.
 Default 0.
 @tclass
-Traffic class of the GRH, 0..255.
+Traffic class of the GRH, 0..255 (on RoCE v2 the IP header's TOS byte: DSCP
+and ECN).
 Default 0.
+With
+.BR \-R ,
+also the rdma_cm ToS (perftest's
+.BR \-T ),
+which the connect request carries to the server: a server without its own
+.B \-\-tclass
+takes the client's.
+@source-ip
+Client with
+.BR \-R :
+bind the rdma_cm ids to ADDR, a numeric IPv4 or IPv6 address of this host's
+RDMA interface, before resolving HOST; that selects the source interface and
+device.
+perftest's spellings
+.B \-\-source_ip
+and
+.B \-\-bind_source_ip
+are accepted too.
+A malformed address is a usage error (exit 2); an address that is not on
+this host fails at once (exit 1).
+Without
+.B \-R
+the source is the GID
+.RB ( \-d ,
+.BR \-x )
+and the option is a usage error, as it is on a server (which listens on
+.BR \-\-bind ).
 @persistent
 Server: after a client, wait for the next one, serving clients one after
 another until SIGINT or SIGTERM.

@@ -1,5 +1,6 @@
 #include "options.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -15,7 +16,7 @@ enum {
 	OPT_BIND = 256, OPT_TCLASS, OPT_PERSISTENT, OPT_TIMEOUT, OPT_WARMUP,
 	OPT_WARMUP_TIME, OPT_NUMA_NODE, OPT_NO_NUMA, OPT_CPU, OPT_HUGEPAGES,
 	OPT_GBITS, OPT_PCTS, OPT_CSV, OPT_JSON, OPT_RAW, OPT_VERBOSE, OPT_FORMAT,
-	OPT_OUTPUT, OPT_CLOCK,
+	OPT_OUTPUT, OPT_CLOCK, OPT_SOURCE_IP,
 };
 
 struct opt_desc {
@@ -39,7 +40,10 @@ static const struct opt_desc opt_table[] = {
 	{ "mtu", 'm', 1, "BYTES", 0, "path MTU 256..4096 (default: the smaller active MTU)" },
 	{ "qp-timeout", 'u', 1, "N", 0, "QP ack timeout 4.096us*2^N, 0..31 (default 14)" },
 	{ "sl", 'S', 1, "N", 0, "service level 0..15 (default 0)" },
-	{ "tclass", OPT_TCLASS, 1, "N", 0, "traffic class 0..255" },
+	{ "tclass", OPT_TCLASS, 1, "N", 0, "traffic class 0..255 (with -R: the rdma_cm ToS)" },
+	{ "source-ip", OPT_SOURCE_IP, 1, "ADDR", 0, "client with -R: bind rdma_cm to this local address" },
+	{ "source_ip", OPT_SOURCE_IP, 1, "ADDR", 0, NULL },
+	{ "bind_source_ip", OPT_SOURCE_IP, 1, "ADDR", 0, NULL },
 	{ "persistent", OPT_PERSISTENT, 0, NULL, 0, "server: serve clients one after another" },
 	{ "timeout", OPT_TIMEOUT, 1, "SECONDS", 0, "deadline for a silent peer or a stalled queue (default 10)" },
 	{ "size", 's', 1, "BYTES", FEAT_SIZE, "message size, K/M suffixes (default: per test)" },
@@ -216,6 +220,18 @@ static int parse_mtu(const char *val, int *mtu)
 	return 0;
 }
 
+/* A numeric IPv4 or IPv6 address (perftest takes no host names either). */
+static int parse_ip(int code, const char *val, const char **out)
+{
+	struct in6_addr a6;
+	struct in_addr a4;
+
+	if (inet_pton(AF_INET, val, &a4) != 1 && inet_pton(AF_INET6, val, &a6) != 1)
+		return bad_value(code, val, -EINVAL, "a numeric IPv4 or IPv6 address of this host");
+	*out = val;
+	return 0;
+}
+
 static int parse_counters(const char *val, struct rb_counter_list *l)
 {
 	char bad[RB_COUNTER_NAME_MAX + 32];
@@ -290,8 +306,11 @@ static int options_apply(int c, const char *arg, struct rb_options *o)
 	case 'R': o->rdma_cm = true; return 0;
 	case 'm': return parse_mtu(arg, &o->mtu);
 	case 'u': return parse_uint(c, arg, 0, 31, &o->qp_timeout);
-	case 'S': return parse_uint(c, arg, 0, 15, &o->sl);
+	case 'S':
+		o->sl_given = true;
+		return parse_uint(c, arg, 0, 15, &o->sl);
 	case OPT_TCLASS: return parse_int(c, arg, 0, 255, &o->tclass);
+	case OPT_SOURCE_IP: return parse_ip(c, arg, &o->source_ip);
 	case OPT_PERSISTENT: o->persistent = true; return 0;
 	case OPT_TIMEOUT: return parse_seconds(c, arg, 0.1, 3600, &o->timeout_s);
 	case 's': {
@@ -370,6 +389,10 @@ static int options_check(const struct rb_bench *b, struct rb_options *o, unsigne
 				   options_transport_name(o->transport), b->name);
 	if (o->rdma_cm && o->transport == TR_UD)
 		return usage_error("-R/--rdma_cm supports RC and UC; UD is connected by hand (drop -R)");
+	if (o->source_ip && (!o->rdma_cm || !o->server))
+		return usage_error("--source-ip applies to a client with -R/--rdma_cm (%s)",
+				   o->server ? "without -R the source is the GID: choose it with -d and -x"
+					     : "a server listens on --bind ADDR");
 	if (o->all && o->duration_s > 0)
 		return usage_error("-a/--all and -D/--duration cannot be combined");
 	if (o->duration_s > 0 && (given & 1))

@@ -34,7 +34,9 @@ struct rb_options {
 	bool rdma_cm;
 	int mtu;                    /* bytes, 0: the smaller active MTU */
 	unsigned qp_timeout, sl;
+	bool sl_given;              /* -S: with -R, override rdma_cm's SL */
 	int tclass;                 /* -1: not set */
+	const char *source_ip;      /* --source-ip: numeric, checked; -R client only */
 	bool persistent;
 	double timeout_s;           /* peer loss / stall deadline */
 	/* run control */

@@ -292,6 +292,55 @@ int qps_connect(struct rb_qps *q, const struct rb_device *d, const struct rb_opt
 	return err;
 }
 
+static int qp_query(struct ibv_qp *qp, const struct rb_options *o, struct rb_qp_attrs *r)
+{
+	struct ibv_qp_attr a;
+	struct ibv_qp_init_attr ia;
+	int err = ibv_query_qp(qp, &a, IBV_QP_STATE | IBV_QP_PATH_MTU | IBV_QP_TIMEOUT |
+			       IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_MIN_RNR_TIMER | IBV_QP_AV |
+			       IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_CAP, &ia);
+
+	if (err) {
+		log_err("ibv_query_qp (QPN 0x%06x) failed: %s", qp->qp_num, strerror(err));
+		return -err;
+	}
+	*r = (struct rb_qp_attrs){
+		.qpn = qp->qp_num, .path_mtu = device_mtu_bytes(a.path_mtu), .timeout = a.timeout,
+		.retry_cnt = a.retry_cnt, .rnr_retry = a.rnr_retry, .min_rnr_timer = a.min_rnr_timer,
+		.sl = a.ah_attr.sl, .traffic_class = a.ah_attr.grh.traffic_class,
+		.max_rd_atomic = a.max_rd_atomic, .max_dest_rd_atomic = a.max_dest_rd_atomic,
+		.max_inline = a.cap.max_inline_data,
+	};
+	if (qp->qp_type == IBV_QPT_UD) {	/* the AV is in the address handles (qp_fill_ah) */
+		r->sl = o->sl;
+		r->traffic_class = o->tclass >= 0 ? (unsigned)o->tclass : 0;
+	}
+	return 0;
+}
+
+int qps_read_attrs(struct rb_qps *q, const struct rb_options *o)
+{
+	for (int i = 0; i < q->n; i++) {
+		struct rb_qp_attrs r;
+		int err = qp_query(q->qp[i], o, &r);
+
+		if (err)
+			return err;
+		if (q->tr == TR_UD)	/* no path in a UD QP: the MTU its messages fit */
+			r.path_mtu = device_mtu_bytes(q->mtu);
+		r.sl_given = o->rdma_cm ? q->cm_sl : o->sl;
+		log_verbose("QP 0x%06x attributes: path MTU %d, timeout %u, SL %u (given %u), traffic class %u, "
+			    "max inline %u, max_rd_atomic %u, max_dest_rd_atomic %u, retry %u, RNR retry %u, min RNR timer %u",
+			    r.qpn, r.path_mtu, r.timeout, r.sl, r.sl_given, r.traffic_class, r.max_inline,
+			    r.max_rd_atomic, r.max_dest_rd_atomic, r.retry_cnt, r.rnr_retry, r.min_rnr_timer);
+		if (i == 0)
+			q->attrs = r;
+	}
+	if (q->tr != TR_UD)
+		q->mtu = device_mtu_enum(q->attrs.path_mtu);
+	return 0;
+}
+
 void qps_destroy(struct rb_qps *q)
 {
 	for (int i = q->n - 1; i >= 0 && q->ah; i--)

@@ -20,6 +20,17 @@
 struct rb_options;
 struct rb_device;
 
+/* What a connected QP runs with, read back with ibv_query_qp(). */
+struct rb_qp_attrs {
+	uint32_t qpn;
+	int path_mtu;                   /* bytes */
+	unsigned timeout, retry_cnt, rnr_retry, min_rnr_timer;
+	unsigned sl, traffic_class;     /* UD: those of the address handles */
+	unsigned sl_given;              /* the SL given at RTR (rxe reports 0) */
+	unsigned max_rd_atomic, max_dest_rd_atomic;
+	uint32_t max_inline;
+};
+
 struct rb_qps {
 	struct ibv_pd *pd;
 	struct rb_buf buf;
@@ -37,6 +48,8 @@ struct rb_qps {
 	struct wire_qp *local, *remote;
 	enum rb_transport tr;
 	int access;                     /* MR access flags */
+	struct rb_qp_attrs attrs;       /* QP 0's, read back after connection */
+	unsigned cm_sl;                 /* -R: the SL cm.c gave at RTR */
 };
 
 /* Per QP i: where this side sends from and receives into. */
@@ -72,6 +85,9 @@ void qps_describe(struct rb_qps *q, const struct rb_device *d);
 /* Manual connection with the peer's attributes in q->remote. */
 int qps_connect(struct rb_qps *q, const struct rb_device *d, const struct rb_options *o,
 		const struct rb_bench *b);
+/* After connection (either way): read back every QP's attributes, say
+ * them with --verbose, keep QP 0's in q->attrs and its path MTU in q->mtu. */
+int qps_read_attrs(struct rb_qps *q, const struct rb_options *o);
 void qps_destroy(struct rb_qps *q);
 
 /* The completion status with what it usually means ("remote access

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "cm.h"
 #include "config.h"
 #include "gid.h"
 #include "log.h"
@@ -176,6 +177,22 @@ static void meta_device(struct report *r, const struct rb_session *s)
 	out_meta_u64(r->out, "mtu_bytes", "MTU[B]", (uint64_t)device_mtu_bytes(s->q.mtu));
 }
 
+/* What the QPs run with, read back after connection (qps_read_attrs);
+ * MTU[B] above is the path MTU read back too.  The SL is the one given at
+ * RTR: rxe, for one, does not report it back. */
+static void meta_qp(struct report *r, const struct rb_session *s)
+{
+	const struct rb_qp_attrs *a = &s->q.attrs;
+	char addr[64];
+
+	out_meta_u64(r->out, "service_level", "Service level", a->sl_given);
+	out_meta_u64(r->out, "traffic_class", "Traffic class", a->traffic_class);
+	if (s->opt->transport == TR_RC)
+		out_meta_u64(r->out, "qp_timeout", "QP ack timeout", a->timeout);
+	if (s->opt->rdma_cm)
+		out_meta_str(r->out, "source_address", "Source address", cm_local_addr(s, addr, sizeof(addr)));
+}
+
 static void meta_placement(struct report *r, const struct rb_session *s)
 {
 	const struct placement *p = &s->place;
@@ -240,6 +257,7 @@ void report_begin(struct report *r, const struct rb_session *s)
 	out_meta_str(r->out, "host", "Host", host);
 	out_meta_str(r->out, "peer", "Peer", s->peer);
 	meta_device(r, s);
+	meta_qp(r, s);
 	meta_test(r, s);
 	meta_placement(r, s);
 	out_meta_str(r->out, "clock", "Clock", clock_source());

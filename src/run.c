@@ -490,6 +490,8 @@ static int connect_qps(struct rb_session *s)
 	err = exchange_qps(s);
 	if (!err && !s->opt->rdma_cm)
 		err = qps_connect(&s->q, &s->dev, s->opt, s->bench);
+	if (!err)
+		err = qps_read_attrs(&s->q, s->opt);
 	return err;
 }
 

@@ -168,6 +168,29 @@ static void test_help(void)
 	ok(strstr(buf, "rb_test_bw (rdmabench)") != NULL, "version line");
 }
 
+/* --source-ip and perftest's spellings: a numeric address, -R client only;
+ * -S remembered as given (with -R it overrides rdma_cm's SL). */
+static void test_source_ip(void)
+{
+	struct rb_options o;
+
+	is_int(parse(&bw, &o, "-R", "--source-ip=192.0.2.5", "h", NULL), 0, "--source-ip=IPv4 with -R parses");
+	is_str(o.source_ip, "192.0.2.5", "--source-ip kept");
+	is_int(parse(&bw, &o, "-R", "--source_ip", "fe80::1", "h", NULL), 0, "--source_ip IPv6 (perftest's spelling)");
+	is_str(o.source_ip, "fe80::1", "--source_ip kept");
+	is_int(parse(&bw, &o, "-R", "--bind_source_ip=10.0.0.1", "h", NULL), 0, "--bind_source_ip (perftest's spelling)");
+	is_str(o.source_ip, "10.0.0.1", "--bind_source_ip kept");
+	is_int(parse(&bw, &o, "-R", "--source-ip=1.2.3", "h", NULL), -EINVAL, "--source-ip=1.2.3 is a usage error");
+	is_int(parse(&bw, &o, "-R", "--source-ip=host.example", "h", NULL), -EINVAL, "--source-ip takes no host name");
+	is_int(parse(&bw, &o, "-R", "--source-ip=", "h", NULL), -EINVAL, "--source-ip= (empty) is a usage error");
+	is_int(parse(&bw, &o, "--source-ip=192.0.2.5", "h", NULL), -EINVAL, "--source-ip without -R is a usage error");
+	is_int(parse(&bw, &o, "-R", "--source-ip=192.0.2.5", NULL), -EINVAL, "--source-ip on the server is a usage error");
+	is_int(parse(&bw, &o, NULL), 0, "defaults");
+	ok(o.source_ip == NULL && !o.sl_given, "no source address, -S not given by default");
+	is_int(parse(&bw, &o, "-S", "0", NULL), 0, "-S 0 parses");
+	ok(o.sl_given && o.sl == 0, "-S 0 is remembered as given");
+}
+
 int main(void)
 {
 	log_set_prog("test_options");
@@ -177,5 +200,6 @@ int main(void)
 	test_bad_values();
 	test_conflicts();
 	test_help();
+	test_source_ip();
 	return tap_done();
 }
