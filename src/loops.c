@@ -417,6 +417,16 @@ static bool bw_all_done(const struct rb_session *s, const struct bw_state *b)
 	return true;
 }
 
+/* What this side posted, and how many of those were signalled. */
+static void bw_record_posts(const struct rb_session *s, const struct bw_state *b, struct rb_measure *m)
+{
+	m->wrs_posted = m->wrs_signaled = 0;
+	for (int i = 0; i < s->q.n; i++) {
+		m->wrs_posted += b->c[i].posted;
+		m->wrs_signaled += b->c[i].signals;
+	}
+}
+
 /* Duration mode: each QP ends with a signalled WR (psched_stop). */
 static void bw_stop_posting(struct rb_session *s, struct bw_state *b)
 {
@@ -549,6 +559,7 @@ int loop_bw_post(struct rb_session *s, struct rb_measure *m)
 		m->peak_bps = b.peak_bps;
 		m->measured = true;
 	}
+	bw_record_posts(s, &b, m);
 	free(b.c);
 	post_set_free(&p);
 	return err;
@@ -729,6 +740,7 @@ int loop_bw_send_bidir(struct rb_session *s, struct rb_measure *m)
 		m->peak_bps = NAN;
 		m->measured = true;
 	}
+	bw_record_posts(s, &b, m);
 	free(b.c);
 	post_set_free(&p);
 	return err;

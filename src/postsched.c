@@ -1,5 +1,20 @@
 #include "postsched.h"
 
+/*
+ * The -Q a size runs with.  Without -Q, ask for a completion at least every
+ * 1 MiB: with 8 MiB messages, 100 of them between completions is 800 MB of
+ * silence on a slow link, which the stall deadline would take for a dead
+ * peer.  A -Q given is kept at every size.
+ */
+unsigned psched_cq_mod(unsigned cq_mod, bool given, uint64_t size)
+{
+	uint64_t per_mib = size >= (1u << 20) ? 1 : (1u << 20) / size;
+
+	if (given || per_mib >= cq_mod)
+		return cq_mod;
+	return (unsigned)per_mib;
+}
+
 void psched_init(struct psched *p, unsigned depth, unsigned list, unsigned cq_mod)
 {
 	*p = (struct psched){ .depth = depth, .list = list, .cq_mod = cq_mod ? cq_mod : 1,

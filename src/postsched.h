@@ -50,6 +50,7 @@ struct psched_post {
 	unsigned nsig;              /* signalled WRs in this post */
 };
 
+unsigned psched_cq_mod(unsigned cq_mod, bool given, uint64_t size);
 void psched_init(struct psched *p, unsigned depth, unsigned list, unsigned cq_mod);
 void psched_qp_init(struct psched_qp *c, uint64_t target);
 unsigned psched_plan(const struct psched *p, const struct psched_qp *c, struct psched_post *pl);
