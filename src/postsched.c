@@ -74,22 +74,6 @@ unsigned psched_plan(const struct psched *p, const struct psched_qp *c, struct p
 	return pl->k;
 }
 
-/* The post went out. */
-void psched_commit(struct psched_qp *c, const struct psched_post *pl)
-{
-	c->posted += pl->k;
-	c->signaled = c->posted - pl->left_after;
-	c->signals += pl->nsig;
-}
-
-bool psched_can_post(const struct psched *p, const struct psched_qp *c)
-{
-	uint64_t room = p->depth - (c->posted - c->completed);
-	uint64_t left = c->target - c->posted;
-
-	return left && room >= (left < p->list ? left : p->list);
-}
-
 /* A duration run ends: post nothing more, except one signalled WR when
  * unsignalled ones are still out (their completion would never come). */
 void psched_stop(struct psched_qp *c)

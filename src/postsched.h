@@ -54,9 +54,24 @@ unsigned psched_cq_mod(unsigned cq_mod, bool given, uint64_t size);
 void psched_init(struct psched *p, unsigned depth, unsigned list, unsigned cq_mod);
 void psched_qp_init(struct psched_qp *c, uint64_t target);
 unsigned psched_plan(const struct psched *p, const struct psched_qp *c, struct psched_post *pl);
-void psched_commit(struct psched_qp *c, const struct psched_post *pl);
-bool psched_can_post(const struct psched *p, const struct psched_qp *c);
 void psched_stop(struct psched_qp *c);
+
+/* The post went out. */
+static inline void psched_commit(struct psched_qp *c, const struct psched_post *pl)
+{
+	c->posted += pl->k;
+	c->signaled = c->posted - pl->left_after;
+	c->signals += pl->nsig;
+}
+
+/* Would psched_plan post now: a whole list fits, or all that is left does? */
+static inline bool psched_can_post(const struct psched *p, const struct psched_qp *c)
+{
+	uint64_t room = p->depth - (c->posted - c->completed);
+	uint64_t left = c->target - c->posted;
+
+	return left && room >= (left < p->list ? left : p->list);
+}
 
 static inline bool psched_done(const struct psched_qp *c)
 {

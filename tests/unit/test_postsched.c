@@ -11,12 +11,22 @@
  * when completions come; and u after a post is a function of u before it.
  * A poster that must wait has more than depth - list WRs out (else a whole
  * list, or the rest, would fit), so if every post leaves u <= depth - list,
- * at least one of the WRs out is signalled: the wait ends.  The sweep checks
- * that bound after every post along the orbit of u from 0 until a value of u
- * repeats (from there on the posts repeat), so it covers every post of a run
- * of any length; a run of -n WRs is a prefix of that orbit and a final post
- * of at most -l WRs, whose last WR is signalled and which fits once the WRs
- * out have completed (room = depth - u >= list).  A -Q above -t signals like
+ * at least one of the WRs out is signalled: the wait ends.  plan_signals
+ * enforces that bound by construction (a post that would leave more signals
+ * its last WR); the sweep checks it after every post it simulates, and
+ * checks WR by WR (psched_wr) that the plan's count of unsignalled WRs is
+ * the true one.  For -t up to FULL_ORBIT_T a duration run follows the orbit
+ * of u from 0 until a value of u repeats (from there on the posts repeat),
+ * so it covers every post of a run of any length: a run of -n WRs is a
+ * prefix of that orbit and a final post of at most -l WRs, whose last WR is
+ * signalled and which fits once the WRs out have completed (room = depth -
+ * u >= list).  Above it the orbits add up to about 2e9 posts (45 s of
+ * CPU) over the millions of combinations: there the duration run stops
+ * after ceil(t / l) + 2 posts, the send queue filled, waited on and
+ * drained, the bound being checked on each of those posts.  So the sweep
+ * runs in a few seconds; run with the old rule (no signal at the end of a
+ * post that leaves too many unsignalled) it fails at -t 1 -l 1 -Q 2, and at
+ * -t 128 -l 64 -Q 100 (the stall of the issue).  A -Q above -t signals like
  * -Q = -t + 1 (u + k never exceeds -t, so the -Q-th WR is never reached);
  * the sweep runs -Q 1..-t+1 and the option's maximum for every -t, and every
  * -Q 1..1024 for -t <= 64 to show that equivalence on real runs.
@@ -34,6 +44,7 @@
 #define MAX_Q 1024              /* options.c: -Q 1..1024 */
 #define RING 1024               /* > MAX_T: signalled WRs out on one QP */
 #define CQ_BATCH 16             /* loops.c POLL_BATCH */
+#define FULL_ORBIT_T 128        /* up to this -t a duration run follows the whole orbit of u */
 
 /* One QP with the signalled WRs out, oldest first, and when each one's
  * completion becomes visible (a tick of the simulated clock). */
@@ -46,6 +57,7 @@ struct sim {
 
 struct sweep {
 	unsigned long long combos, runs, posts, fails;
+	uint64_t cap;                   /* a duration run's posts at most (see the top) */
 	char first_fail[240];
 };
 
@@ -106,6 +118,15 @@ static int post_checks(struct sweep *w, struct sim *m, bool can)
 	return -1;
 }
 
+/* psched_plan posted nothing: psched_can_post must agree. */
+static int nothing_posted(struct sweep *w, const struct sim *m, bool can)
+{
+	if (!can)
+		return 0;
+	fail(w, m, "psched_can_post said yes, yet psched_plan posted nothing");
+	return -1;
+}
+
 /* A post as the sweep sees it: the plan's summary (the last signalled WR). */
 static int post_fast(struct sweep *w, struct sim *m, unsigned *k)
 {
@@ -114,7 +135,7 @@ static int post_fast(struct sweep *w, struct sim *m, unsigned *k)
 
 	*k = psched_plan(&m->p, &m->c, &pl);
 	if (!*k)
-		return can ? (fail(w, m, "psched_can_post said yes, yet psched_plan posted nothing"), -1) : 0;
+		return nothing_posted(w, m, can);
 	psched_commit(&m->c, &pl);
 	if (pl.nsig)
 		push(m, m->c.signaled, 0);
@@ -133,7 +154,7 @@ static int post_wrs(struct sweep *w, struct sim *m, unsigned *k, uint64_t now, u
 
 	*k = psched_plan(&m->p, &m->c, &pl);
 	if (!*k)
-		return can ? (fail(w, m, "psched_can_post said yes, yet psched_plan posted nothing"), -1) : 0;
+		return nothing_posted(w, m, can);
 	for (unsigned j = 0; j < *k; j++) {
 		uint32_t covers = psched_wr(&pl, j);
 
@@ -172,7 +193,9 @@ static void run_one(struct sweep *w, unsigned t, unsigned l, unsigned q, uint64_
 		if (k) {
 			uint64_t u = m.c.posted - m.c.signaled;
 
-			if (target == UINT64_MAX && m.c.target == UINT64_MAX && seen[u] == stamp)
+			if (target != UINT64_MAX || m.c.target != UINT64_MAX)
+				continue;
+			if (seen[u] == stamp || m.c.posted >= w->cap * l)
 				psched_stop(&m.c);
 			seen[u] = stamp;
 			continue;
@@ -189,7 +212,9 @@ static void run_one(struct sweep *w, unsigned t, unsigned l, unsigned q, uint64_
 }
 
 /* -n 1, an -n that is a multiple of neither -l (when above 1) nor -Q
- * (when above 2), and a duration run stopped after the orbit. */
+ * (when above 2), and a duration run stopped after the orbit; above
+ * FULL_ORBIT_T only the capped duration run (its stop is a final post of
+ * one WR; test_multi runs -n small, odd and large at every -t). */
 static void run_combo(struct sweep *w, unsigned t, unsigned l, unsigned q, uint32_t *seen,
 		      bool wr_by_wr)
 {
@@ -198,8 +223,11 @@ static void run_combo(struct sweep *w, unsigned t, unsigned l, unsigned q, uint3
 
 	if (q > 2 && odd % q == 0)
 		odd += 2;
-	run_one(w, t, l, q, 1, seen, stamp, wr_by_wr);
-	run_one(w, t, l, q, odd, seen, stamp, wr_by_wr);
+	w->cap = t <= FULL_ORBIT_T ? UINT64_MAX : (t + l - 1) / l + 2;
+	if (t <= FULL_ORBIT_T) {
+		run_one(w, t, l, q, 1, seen, stamp, wr_by_wr);
+		run_one(w, t, l, q, odd, seen, stamp, wr_by_wr);
+	}
 	run_one(w, t, l, q, UINT64_MAX, seen, stamp, wr_by_wr);
 }
 
@@ -336,6 +364,31 @@ static void random_multi(struct multi *r)
 	}
 }
 
+/* -q 3 for every -t 1..48, -l and -Q 1..-t+1: -n 2l+1, and a duration
+ * run stopped after 2t WRs, completions 0..15 polls late. */
+static void test_multi_sweep(void)
+{
+	struct sweep w = { 0 };
+	clock_t t0 = clock();
+
+	for (unsigned t = 1; t <= 48; t++)
+		for (unsigned l = 1; l <= t; l++)
+			for (unsigned q = 1; q <= t + 1; q++) {
+				struct multi r = { .t = t, .l = l, .q = q, .nqp = 3, .delay = 16,
+						   .n = 2ull * l + 1 };
+
+				run_multi(&w, &r);
+				r.n = 0;
+				r.stop_after = 2ull * t;
+				run_multi(&w, &r);
+				w.combos++;
+			}
+	ok(w.fails == 0, "-q 3, -t 1..48, late and batched completions: %llu combinations, %llu runs, %llu posts, %.1f s CPU",
+	   w.combos, w.runs, w.posts, (double)(clock() - t0) / CLOCKS_PER_SEC);
+	if (w.fails)
+		printf("#   %llu failed runs; the first: %s\n", w.fails, w.first_fail);
+}
+
 /* -q 1..8, completions late (0..63 polls) and in batches, -n small, odd
  * and large, duration runs stopped at random points. */
 static void test_multi(void)
@@ -392,6 +445,7 @@ int main(void)
 	test_rates();
 	test_sweep();
 	test_wr_by_wr();
+	test_multi_sweep();
 	test_multi();
 	return tap_done();
 }
