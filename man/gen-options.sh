@@ -175,7 +175,10 @@ Default @ITERS@.
 [bw] Each QP posts N messages.
 [lat] Each iteration is one round trip.
 Not with
-.BR \-D .
+.BR \-D ,
+nor with
+.B \-s
+(a usage error: give one of them).
 @duration
 Measure for SECONDS, 0.1..86400, instead of
 .B \-n
@@ -236,10 +239,22 @@ call, as a linked list, 1..1024, at most
 .BR \-t .
 Default 1.
 @cq-mod
-Ask for a completion for every Nth send (and the last), 1..1024.
-Default 100, lowered to
+Ask for a completion for every Nth work request, 1..1024, and for the last.
+Default 100; without
+.BR \-Q ,
+a size at which 100 messages exceed 1\ MiB asks for one completion per
+MiB instead (each row's cq_mod column says what ran).
+A post also signals its last work request when it would otherwise leave
+more than
+.BR \-t " \- " \-l
+unsignalled, so any
+.B \-Q
+works with any
+.B \-l
+and
 .B \-t
-when larger.
+(see Post lists and CQ moderation in
+.BR rdmabench (7)).
 @outs
 Outstanding RDMA reads or atomics per QP, 1..256.
 Default: the device maximum (the smaller of max_qp_rd_atom and

@@ -13,6 +13,7 @@
 #include "clock.h"
 #include "log.h"
 #include "oob.h"
+#include "postsched.h"
 
 #define POLL_BATCH 16
 #define IDLE_CHECK_MASK 1023u
@@ -327,39 +328,31 @@ static int atomic_check(const struct rb_session *s, int i, uint64_t k)
 
 /* ---- bandwidth: the posting side ---- */
 
-struct qp_count {
-	uint64_t posted, completed, signaled, target;
-};
-
 struct bw_state {
-	struct qp_count *c;
+	struct psched sched;            /* what to post and signal (postsched.h) */
+	struct psched_qp *c;
 	uint64_t total;                 /* completed, all QPs */
 	uint64_t ckpt_every, ckpt_next, ckpt_msgs, ckpt_ns;
 	double peak_bps;
 };
 
-/* Post up to list WRs on QP i, signalling every cq_mod-th and the last. */
-static int bw_post_batch(struct rb_session *s, struct post_set *p, int i, struct qp_count *c)
+/* Post on QP i what the schedule allows now (a whole list, or the rest). */
+static int bw_post_batch(struct rb_session *s, struct post_set *p, const struct psched *ps, int i,
+			 struct psched_qp *c)
 {
 	struct ibv_send_wr *first = &p->wr[(size_t)i * p->list], *bad;
-	uint64_t room = s->opt->tx_depth - (c->posted - c->completed);
-	uint64_t left = c->target - c->posted;
-	unsigned k = (unsigned)(room < left ? room : left);
+	struct psched_post pl;
+	unsigned k = psched_plan(ps, c, &pl);
 	int err;
 
-	if (k > p->list)
-		k = p->list;
-	if (k == 0 || (k < p->list && left > room))
+	if (k == 0)
 		return 0;
 	for (unsigned j = 0; j < k; j++) {
-		uint64_t nth = c->posted + j + 1;
-		bool sig = nth % s->cq_mod == 0 || nth == c->target;
+		uint32_t covers = psched_wr(&pl, j);
 
-		first[j].send_flags = p->base_flags | (sig ? IBV_SEND_SIGNALED : 0);
-		first[j].wr_id = WR_ID(i, nth - c->signaled);
-		atomic_operands(s, &first[j], nth - 1);
-		if (sig)
-			c->signaled = nth;
+		first[j].send_flags = p->base_flags | (covers ? IBV_SEND_SIGNALED : 0);
+		first[j].wr_id = WR_ID(i, covers);
+		atomic_operands(s, &first[j], c->posted + j);
 		test_delay(s);
 	}
 	first[k - 1].next = NULL;
@@ -367,7 +360,7 @@ static int bw_post_batch(struct rb_session *s, struct post_set *p, int i, struct
 	first[k - 1].next = k < p->list ? &first[k] : NULL;
 	if (err)
 		return check_post(err, s, "ibv_post_send");
-	c->posted += k;
+	psched_commit(c, &pl);
 	return 0;
 }
 
@@ -384,18 +377,12 @@ static void bw_checkpoint(struct rb_session *s, struct bw_state *b)
 	b->ckpt_next = b->total + b->ckpt_every;
 }
 
-/* Could bw_post_batch post on some QP now?  (Its rule: a full list, or
- * all that is left.) */
+/* Could bw_post_batch post on some QP now? */
 static bool bw_can_post(const struct rb_session *s, const struct bw_state *b)
 {
-	for (int i = 0; i < s->q.n; i++) {
-		const struct qp_count *c = &b->c[i];
-		uint64_t room = s->opt->tx_depth - (c->posted - c->completed);
-		uint64_t left = c->target - c->posted;
-
-		if (left && room && (room >= s->opt->post_list || room >= left))
+	for (int i = 0; i < s->q.n; i++)
+		if (psched_can_post(&b->sched, &b->c[i]))
 			return true;
-	}
 	return false;
 }
 
@@ -425,20 +412,26 @@ static int bw_reap(struct rb_session *s, struct bw_state *b, struct watch *w, bo
 static bool bw_all_done(const struct rb_session *s, const struct bw_state *b)
 {
 	for (int i = 0; i < s->q.n; i++)
-		if (b->c[i].completed < b->c[i].target)
+		if (!psched_done(&b->c[i]))
 			return false;
 	return true;
 }
 
-/* Duration mode stops at the next signalled WR of each QP. */
+/* What this side posted, and how many of those were signalled. */
+static void bw_record_posts(const struct rb_session *s, const struct bw_state *b, struct rb_measure *m)
+{
+	m->wrs_posted = m->wrs_signaled = 0;
+	for (int i = 0; i < s->q.n; i++) {
+		m->wrs_posted += b->c[i].posted;
+		m->wrs_signaled += b->c[i].signals;
+	}
+}
+
+/* Duration mode: each QP ends with a signalled WR (psched_stop). */
 static void bw_stop_posting(struct rb_session *s, struct bw_state *b)
 {
-	for (int i = 0; i < s->q.n; i++) {
-		struct qp_count *c = &b->c[i];
-
-		c->target = c->posted == c->signaled ? c->posted
-			  : c->posted - c->posted % s->cq_mod + s->cq_mod;
-	}
+	for (int i = 0; i < s->q.n; i++)
+		psched_stop(&b->c[i]);
 }
 
 /* The window of a duration run: warm-up, then measure, then stop. */
@@ -510,8 +503,9 @@ static int bw_state_init(struct bw_state *b, const struct rb_session *s)
 	b->c = calloc((size_t)s->q.n, sizeof(*b->c));
 	if (!b->c)
 		return -ENOMEM;
+	psched_init(&b->sched, s->opt->tx_depth, s->opt->post_list, s->cq_mod);
 	for (int i = 0; i < s->q.n; i++)
-		b->c[i].target = target;
+		psched_qp_init(&b->c[i], target);
 	b->peak_bps = NAN;
 	/* The peak needs a checkpoint (1/64 of the run, at least cq_mod messages)
 	 * to pass; -b reports none: each side sees only its own half. */
@@ -543,7 +537,7 @@ int loop_bw_post(struct rb_session *s, struct rb_measure *m)
 	b.ckpt_ns = win.t0;
 	while (!err && !bw_all_done(s, &b)) {
 		for (int i = 0; i < s->q.n && !err; i++)
-			err = bw_post_batch(s, &p, i, &b.c[i]);
+			err = bw_post_batch(s, &p, &b.sched, i, &b.c[i]);
 		if (!err)
 			err = bw_reap(s, &b, &w, !bw_can_post(s, &b));
 		if (s->duration_ns && win.phase < 2 && window_tick(&win, s, b.total))
@@ -565,6 +559,7 @@ int loop_bw_post(struct rb_session *s, struct rb_measure *m)
 		m->peak_bps = b.peak_bps;
 		m->measured = true;
 	}
+	bw_record_posts(s, &b, m);
 	free(b.c);
 	post_set_free(&p);
 	return err;
@@ -721,7 +716,7 @@ int loop_bw_send_bidir(struct rb_session *s, struct rb_measure *m)
 	window_init(&win, s);
 	while (!err && (!bw_all_done(s, &b) || (r.total < r.target && !s->peer_done))) {
 		for (int i = 0; i < s->q.n && !err; i++)
-			err = bw_post_batch(s, &p, i, &b.c[i]);
+			err = bw_post_batch(s, &p, &b.sched, i, &b.c[i]);
 		if (!err)
 			err = bw_reap(s, &b, &w, false);
 		if (err == -ECANCELED)
@@ -745,6 +740,7 @@ int loop_bw_send_bidir(struct rb_session *s, struct rb_measure *m)
 		m->peak_bps = NAN;
 		m->measured = true;
 	}
+	bw_record_posts(s, &b, m);
 	free(b.c);
 	post_set_free(&p);
 	return err;

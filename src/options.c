@@ -395,6 +395,8 @@ static int options_check(const struct rb_bench *b, struct rb_options *o, unsigne
 					     : "a server listens on --bind ADDR");
 	if (o->all && o->duration_s > 0)
 		return usage_error("-a/--all and -D/--duration cannot be combined");
+	if (o->all && (given & 2))
+		return usage_error("-a/--all sweeps the sizes and -s/--size sets one: give one of them");
 	if (o->duration_s > 0 && (given & 1))
 		return usage_error("-n/--iters and -D/--duration cannot be combined");
 	if (o->warmup_s < 0)
@@ -408,8 +410,6 @@ static int options_check(const struct rb_bench *b, struct rb_options *o, unsigne
 	if (o->post_list > o->tx_depth)
 		return usage_error("-l/--post_list %u is larger than -t/--tx-depth %u",
 				   o->post_list, o->tx_depth);
-	if (o->cq_mod > o->tx_depth)
-		o->cq_mod = o->tx_depth;
 	if (o->transport == TR_UD && o->size > 4096 && !o->all)
 		return usage_error("-s/--size: %llu is larger than any UD message can be (the MTU, at most 4096)",
 				   (unsigned long long)o->size);
@@ -480,6 +480,8 @@ int options_parse(int argc, char **argv, const struct rb_bench *b, struct rb_opt
 			return reject_feature(b, c);
 		if (c == 'n')
 			given |= 1;
+		if (c == 's')
+			given |= 2;
 		if (options_apply(c, optarg, o))
 			return -EINVAL;
 	}

@@ -11,6 +11,7 @@
 #include "config.h"
 #include "gid.h"
 #include "log.h"
+#include "postsched.h"
 #include "units.h"
 
 /* Which columns the human table shows: perftest's, in the unit asked for. */
@@ -33,10 +34,12 @@ static const struct col_def bw_cols[] = {
 	{ "bw_peak_gbps", "BW peak[Gb/sec]", OUT_DOUBLE, 2, SHOW_GBIT },
 	{ "bw_avg_gbps", "BW average[Gb/sec]", OUT_DOUBLE, 2, SHOW_GBIT },
 	{ "msg_rate_mpps", "MsgRate[Mpps]", OUT_DOUBLE, 6, SHOW_ALL },
+	{ "cq_mod", "CQ mod", OUT_U64, 0, SHOW_MACHINE },
+	{ "wrs_per_cqe", "WRs/CQE", OUT_DOUBLE, 2, SHOW_MACHINE },
 };
 
 enum { BW_SIZE, BW_ITERS, BW_BYTES, BW_WINDOW, BW_PEAK_MIB, BW_AVG_MIB, BW_PEAK_GB,
-       BW_AVG_GB, BW_RATE, BW_NCOLS };
+       BW_AVG_GB, BW_RATE, BW_CQ_MOD, BW_WRS_PER_CQE, BW_NCOLS };
 
 static const struct col_def lat_cols[] = {
 	{ "size_bytes", "#bytes", OUT_U64, 0, SHOW_ALL },
@@ -212,6 +215,29 @@ static void meta_placement(struct report *r, const struct rb_session *s)
 	out_meta_str(r->out, "placement", "Placement", p->note);
 }
 
+/*
+ * Without -Q, large messages run with fewer WRs per completion
+ * (psched_cq_mod): the sizes of this run where that happens, as size:-Q
+ * pairs (also each row's cq_mod column in CSV and JSON).
+ */
+static void meta_cq_mod(struct report *r, const struct rb_options *o)
+{
+	uint64_t first = o->all ? RB_SWEEP_MIN : o->size;
+	uint64_t last = !o->all ? o->size : o->transport == TR_UD ? 4096 : RB_SWEEP_MAX;
+	char buf[320];
+	size_t used = 0;
+
+	for (uint64_t size = first; size <= last && used < sizeof(buf); size *= 2) {
+		unsigned q = psched_cq_mod(o->cq_mod, o->cq_mod_given, size);
+
+		if (q != o->cq_mod)
+			used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%llu:%u",
+						 used ? " " : "", (unsigned long long)size, q);
+	}
+	if (used)
+		out_meta_str(r->out, "cq_mod_by_size", "CQ Moderation by size[B:WRs]", buf);
+}
+
 static void meta_test(struct report *r, const struct rb_session *s)
 {
 	const struct rb_options *o = s->opt;
@@ -223,6 +249,7 @@ static void meta_test(struct report *r, const struct rb_session *s)
 		out_meta_u64(r->out, "rx_depth", "RX depth", o->rx_depth);
 	if (s->bench->metric == METRIC_BW) {
 		out_meta_u64(r->out, "cq_mod", "CQ Moderation", o->cq_mod);
+		meta_cq_mod(r, o);
 		out_meta_u64(r->out, "post_list", "Post list", o->post_list);
 		out_meta_str(r->out, "bidirectional", "Bidirectional", o->bidir ? "yes" : "no");
 	}
@@ -281,6 +308,8 @@ static void compute_bw(const struct rb_session *s, const struct rb_measure *m, u
 	row[BW_PEAK_GB].d = m->peak_bps * 8 / 1e9;
 	row[BW_AVG_GB].d = bps * 8 / 1e9;
 	row[BW_RATE].d = secs > 0 ? (double)m->msgs / secs / 1e6 : NAN;
+	row[BW_CQ_MOD].u = s->cq_mod;
+	row[BW_WRS_PER_CQE].d = m->wrs_signaled ? (double)m->wrs_posted / (double)m->wrs_signaled : NAN;
 }
 
 /* Latency summary from every sample, or from the histogram in -D runs. */

@@ -12,6 +12,7 @@
 #include "log.h"
 #include "loops.h"
 #include "oob.h"
+#include "postsched.h"
 #include "report.h"
 #include "wire.h"
 
@@ -294,20 +295,6 @@ static rb_loop_fn pick_loop(const struct rb_session *s)
 }
 
 /*
- * Without -Q, ask for a completion at least every 1 MiB: with 8 MiB
- * messages, 100 of them between completions is 800 MB of silence on a slow
- * link, which the stall deadline would take for a dead peer.
- */
-static unsigned size_cq_mod(const struct rb_options *o, uint64_t size)
-{
-	uint64_t per_mib = size >= (1u << 20) ? 1 : (1u << 20) / size;
-
-	if (o->cq_mod_given || per_mib >= o->cq_mod)
-		return o->cq_mod;
-	return (unsigned)per_mib;
-}
-
-/*
  * A run that went to its end yet counted nothing has no figures: a -D
  * window that a stall (a descheduled process, a loaded host) spanned
  * from end to end.  Saying "complete" with 0 messages would pass a
@@ -404,7 +391,7 @@ static int run_sizes(struct rb_session *s, struct report *r, bool *partial)
 	}
 	for (uint64_t size = first; size <= last && !err && !*partial; size *= 2) {
 		s->size = size;
-		s->cq_mod = size_cq_mod(o, size);
+		s->cq_mod = psched_cq_mod(o->cq_mod, o->cq_mod_given, size);
 		err = run_size(s, r, partial);
 	}
 	return err;

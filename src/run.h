@@ -61,6 +61,7 @@ struct rb_measure {
 	uint64_t bytes;
 	uint64_t start_ns, end_ns;  /* the measured window */
 	double peak_bps;            /* bytes/s, NaN when not measured */
+	uint64_t wrs_posted, wrs_signaled; /* bandwidth: this side's posted WRs, and how many signalled */
 	struct samples samples;     /* latency, iteration mode: every sample */
 	struct histogram *hist;     /* latency: always */
 	uint64_t ctr_delta[RB_MAX_COUNTERS]; /* -W: each counter's change over the loop */

@@ -82,7 +82,7 @@ static void test_good_values(void)
 	is_near(o.pcts[1], 99.9, 1e-12, "99.9 parsed");
 	is_int(o.outs, 4, "-o 4");
 	is_int(parse(&bw, &o, "-m", "1024", "-t", "64", "-Q", "500", NULL), 0, "-Q larger than -t");
-	is_int(o.cq_mod, 64, "-Q clamped to the tx depth");
+	is_int(o.cq_mod, 500, "-Q above -t kept as given (the schedule signals every -t at most)");
 	is_int(o.mtu, 1024, "-m 1024");
 	is_int(parse(&lat, &o, "--clock=monotonic", NULL), 0, "--clock=monotonic");
 	is_int(o.clock, CLK_MONOTONIC, "--clock=monotonic chooses CLOCK_MONOTONIC");
@@ -130,6 +130,9 @@ static void test_conflicts(void)
 	struct rb_options o;
 
 	is_int(parse(&bw, &o, "-a", "-D", "5", NULL), -EINVAL, "-a with -D");
+	is_int(parse(&bw, &o, "-a", "-s", "64", NULL), -EINVAL, "-a with -s");
+	is_int(parse(&bw, &o, "-s", "64", "--all", NULL), -EINVAL, "-s with --all");
+	is_int(parse(&bw, &o, "-a", NULL), 0, "-a alone");
 	is_int(parse(&bw, &o, "-n", "10", "-D", "5", NULL), -EINVAL, "-n with -D");
 	is_int(parse(&bw, &o, "-D", "2", "--warmup-time", "3", NULL), -EINVAL, "warm-up longer than the run");
 	is_int(parse(&bw, &o, "--no-numa", "--numa-node", "0", NULL), -EINVAL, "--no-numa with --numa-node");

@@ -1,0 +1,98 @@
+/*
+ * The posting side's schedule: how many work requests to post on a QP now,
+ * which of them to signal, and where a duration run stops.  Pure: no verbs
+ * calls, so tests/unit/test_postsched.c can drive it against a simulated
+ * send queue and CQ.
+ *
+ * The rule.  A post is a whole list of -l WRs (or, at the end, all that is
+ * left), posted once the send queue has room for it.  A WR is signalled
+ * when it is the -Q-th since the last signalled one, when it is the last
+ * one to post, or when it ends a post that would otherwise leave more than
+ * -t minus -l unsignalled WRs behind the last signalled one.  So once every
+ * signalled WR has completed the queue always has room for a whole list:
+ * whenever a post must wait, a signalled WR is in flight, and its
+ * completion makes the room.  That holds for any -l <= -t and any -Q.
+ */
+#ifndef RB_POSTSCHED_H
+#define RB_POSTSCHED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define PSCHED_NONE 0xffffffffu
+
+struct psched {
+	unsigned depth;             /* -t: the send queue's depth */
+	unsigned list;              /* -l: WRs per post */
+	unsigned cq_mod;            /* -Q at this size */
+	unsigned keep;              /* the most unsignalled WRs a post may leave: depth - list */
+};
+
+/* One QP's counts, all in WRs since the size started. */
+struct psched_qp {
+	uint64_t posted, completed;
+	uint64_t signaled;          /* the index (from 1) of the last signalled WR posted */
+	uint64_t target;            /* post this many in all (UINT64_MAX: until stopped) */
+	uint64_t signals;           /* how many were signalled */
+};
+
+/*
+ * One post's plan.  Walk j = 0..k-1 through psched_wr(): it says which WRs
+ * are signalled and how many WRs each one's completion accounts for.
+ */
+struct psched_post {
+	unsigned k;                 /* WRs in this post; 0: nothing to post now */
+	unsigned next;              /* index of the next signalled WR (PSCHED_NONE: none) */
+	unsigned step;              /* -Q */
+	unsigned tail;              /* k - 1 when the post's last WR is signalled, else PSCHED_NONE */
+	int64_t from;               /* index after the last signalled WR, from this post's start */
+	unsigned left_after;        /* unsignalled WRs after the last signalled one once posted */
+	unsigned nsig;              /* signalled WRs in this post */
+};
+
+unsigned psched_cq_mod(unsigned cq_mod, bool given, uint64_t size);
+void psched_init(struct psched *p, unsigned depth, unsigned list, unsigned cq_mod);
+void psched_qp_init(struct psched_qp *c, uint64_t target);
+unsigned psched_plan(const struct psched *p, const struct psched_qp *c, struct psched_post *pl);
+void psched_stop(struct psched_qp *c);
+
+/* The post went out. */
+static inline void psched_commit(struct psched_qp *c, const struct psched_post *pl)
+{
+	c->posted += pl->k;
+	c->signaled = c->posted - pl->left_after;
+	c->signals += pl->nsig;
+}
+
+/* Would psched_plan post now: a whole list fits, or all that is left does? */
+static inline bool psched_can_post(const struct psched *p, const struct psched_qp *c)
+{
+	uint64_t room = p->depth - (c->posted - c->completed);
+	uint64_t left = c->target - c->posted;
+
+	return left && room >= (left < p->list ? left : p->list);
+}
+
+static inline bool psched_done(const struct psched_qp *c)
+{
+	return c->completed >= c->target;
+}
+
+/* WR j of the post: 0 if unsignalled, else how many WRs its completion
+ * retires (itself and the unsignalled ones before it).  Call it for
+ * j = 0, 1, ..., k - 1 in turn. */
+static inline uint32_t psched_wr(struct psched_post *pl, unsigned j)
+{
+	uint32_t covers;
+
+	if (j != pl->next)
+		return 0;
+	covers = (uint32_t)((int64_t)j + 1 - pl->from);
+	pl->from = (int64_t)j + 1;
+	pl->next = j + pl->step < pl->k ? j + pl->step : pl->tail;
+	if (pl->next == j)
+		pl->next = PSCHED_NONE;
+	return covers;
+}
+
+#endif
