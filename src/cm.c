@@ -17,6 +17,7 @@ struct rb_cm {
 	struct rdma_cm_id *listen;
 	struct rdma_cm_id **ids;
 	int n, requests, established;
+	unsigned req_depth;             /* the client's offer: its smaller depth */
 };
 
 static int cm_timeout_ms(const struct rb_session *s)
@@ -185,6 +186,8 @@ static int cm_take_request(struct rb_session *s)
 		return -EPROTO;
 	}
 	s->cm->ids[s->cm->requests++] = ev->id;
+	s->cm->req_depth = ev->param.conn.initiator_depth < ev->param.conn.responder_resources ?
+			   ev->param.conn.initiator_depth : ev->param.conn.responder_resources;
 	rdma_ack_cm_event(ev);
 	return 0;
 }
@@ -222,17 +225,19 @@ int cm_open(struct rb_session *s)
 	return device_adopt(s->cm->ids[0]->verbs, s->cm->ids[0]->port_num, s->opt->gid_index, &s->dev);
 }
 
+static struct ibv_qp *cm_qp_create(void *id, struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
+{
+	return rdma_create_qp(id, pd, attr) ? NULL : ((struct rdma_cm_id *)id)->qp;
+}
+
+/* The same inline policy as without -R (qps_create_qp). */
 static int cm_create_qp(struct rb_session *s, int i)
 {
-	struct ibv_qp_init_attr attr;
-
-	qps_init_attr(&s->q, s->opt, &attr);
-	if (rdma_create_qp(s->cm->ids[i], s->q.pd, &attr)) {
-		log_err("rdma_cm: rdma_create_qp %d failed: %s", i, strerror(errno));
+	s->q.qp[i] = qps_create_qp(&s->q, s->opt, cm_qp_create, s->cm->ids[i]);
+	if (!s->q.qp[i]) {
+		log_err("rdma_cm: rdma_create_qp %d failed", i);
 		return -errno;
 	}
-	s->q.qp[i] = s->cm->ids[i]->qp;
-	s->q.max_inline = attr.cap.max_inline_data;
 	return 0;
 }
 
@@ -263,10 +268,29 @@ static int cm_connect_client(struct rb_session *s)
 	return err;
 }
 
+/*
+ * -o: the client's connect request offers its depth (both sides' -o and
+ * its device's limits, see session_outs); the server accepts with the
+ * smaller of that and its own, and the client's QP gets the server's
+ * values from the reply.  Both read back what their QP got.
+ */
+static void cm_server_outs(struct rb_session *s)
+{
+	if (s->opt->transport != TR_RC || s->cm->req_depth >= s->q.outs)
+		return;
+	if (s->opt->outs > s->cm->req_depth)
+		log_warn("-o/--outs %u is more than the client offers (its device or -o); using %u",
+			 s->opt->outs, s->cm->req_depth);
+	s->q.outs = s->cm->req_depth;
+}
+
 static int cm_connect_server(struct rb_session *s)
 {
-	struct rdma_conn_param p = cm_param(s);
+	struct rdma_conn_param p;
 	int err = 0;
+
+	cm_server_outs(s);
+	p = cm_param(s);
 
 	for (int i = 0; i < s->cm->n && !err; i++) {
 		if (i >= s->cm->requests)
@@ -293,12 +317,30 @@ static void cm_read_mtu(struct rb_session *s)
 		s->q.mtu = a.path_mtu;
 }
 
+/* The read/atomic depth the QP got: the smaller of requester and responder. */
+static void cm_read_outs(struct rb_session *s)
+{
+	int mask = IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_MAX_DEST_RD_ATOMIC;
+	struct ibv_qp_init_attr ia;
+	struct ibv_qp_attr a;
+	unsigned got;
+
+	if (s->opt->transport != TR_RC || ibv_query_qp(s->q.qp[0], &a, mask, &ia))
+		return;
+	got = a.max_rd_atomic < a.max_dest_rd_atomic ? a.max_rd_atomic : a.max_dest_rd_atomic;
+	if (got < s->q.outs && s->opt->outs > got)
+		log_warn("-o/--outs %u: rdma_cm set up the QP with %u; using %u", s->opt->outs, got, got);
+	s->q.outs = got;
+}
+
 int cm_connect(struct rb_session *s)
 {
 	int err = s->is_client ? cm_connect_client(s) : cm_connect_server(s);
 
 	if (!err)
 		cm_read_mtu(s);
+	if (!err)
+		cm_read_outs(s);
 	return err;
 }
 

@@ -31,12 +31,15 @@ struct rb_qps {
 	int n;
 	size_t slot;                    /* bytes per QP: [send area | recv area] */
 	size_t max_size;
-	uint32_t max_inline;            /* granted by the device */
-	unsigned outs;                  /* outstanding reads/atomics granted */
+	uint32_t inline_ask;            /* what QPs are created with: -I or the test's default */
+	uint32_t inline_granted;        /* cap.max_inline_data the device wrote back */
+	uint32_t max_inline;            /* in use: sizes up to this go inline */
+	unsigned outs;                  /* outstanding reads/atomics, both sides agreed */
 	enum ibv_mtu mtu;               /* the path MTU in use */
 	struct wire_qp *local, *remote;
 	enum rb_transport tr;
-	int access;                     /* MR access flags */
+	int access;                     /* access flags of the QPs (and the MR) */
+	enum { RO_OFF, RO_REQUESTED, RO_REFUSED } relaxed; /* PCIe relaxed ordering of the MR */
 };
 
 /* Per QP i: where this side sends from and receives into. */
@@ -67,6 +70,20 @@ int qps_create(struct rb_qps *q, struct ibv_context *ctx, const struct rb_bench 
 	       bool create_qps);
 void qps_init_attr(const struct rb_qps *q, const struct rb_options *o,
 		   struct ibv_qp_init_attr *attr);
+/*
+ * Create one QP through create() (ibv_create_qp, or rdma_create_qp under
+ * -R) with the inline size q->inline_ask, then keep what the device
+ * granted: q->max_inline = the smaller of both (said on stderr when less
+ * than asked).  Without -I, a refused default is lowered step by step (and
+ * said); a refused -I fails, naming the largest size the device accepts.
+ */
+typedef struct ibv_qp *(*qps_create_fn)(void *arg, struct ibv_pd *pd,
+					struct ibv_qp_init_attr *attr);
+struct ibv_qp *qps_create_qp(struct rb_qps *q, const struct rb_options *o,
+			     qps_create_fn create, void *arg);
+/* "sizes <= 220 B", "off": what the metadata says about inline. */
+const char *qps_inline_text(const struct rb_qps *q, char *buf, size_t len);
+const char *qps_relaxed_text(const struct rb_qps *q);
 /* After QP creation: read back the granted inline size, fill local[]. */
 void qps_describe(struct rb_qps *q, const struct rb_device *d);
 /* Manual connection with the peer's attributes in q->remote. */

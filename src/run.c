@@ -45,7 +45,10 @@ enum param_id {
 	P_VERB = 1, P_METRIC, P_TRANSPORT, P_SIZE, P_ALL, P_ITERS, P_DURATION_MS,
 	P_WARMUP_MS, P_WARMUP_ITERS, P_QPS, P_BIDIR, P_RDMA_CM, P_ATOMIC_OP, P_POST_LIST,
 	P_PERCENTILES, P_COUNTERS,
+	/* offers, not compared: see struct wire_rd_offer */
+	P_OUTS_ASKED, P_RD_ATOM, P_INIT_RD_ATOM,
 };
+#define P_FIRST_OFFER P_OUTS_ASKED
 
 static const char *const param_names[] = {
 	[P_VERB] = "verb", [P_METRIC] = "metric", [P_TRANSPORT] = "transport (-c)",
@@ -56,6 +59,8 @@ static const char *const param_names[] = {
 	[P_ATOMIC_OP] = "atomic operation (-A)", [P_POST_LIST] = "post list (-l)",
 	[P_PERCENTILES] = "percentile list (--percentiles)",
 	[P_COUNTERS] = "counter list (-W)",
+	[P_OUTS_ASKED] = "outstanding reads (-o)", [P_RD_ATOM] = "device max_qp_rd_atom",
+	[P_INIT_RD_ATOM] = "device max_qp_init_rd_atom",
 };
 
 /* The percentile list as one number (FNV-1a over thousandths): the result
@@ -84,6 +89,10 @@ static void hello_build(const struct rb_session *s, struct wire_hello *h)
 		[P_RDMA_CM] = o->rdma_cm, [P_ATOMIC_OP] = o->atomic_op,
 		[P_POST_LIST] = o->post_list, [P_PERCENTILES] = pcts_fingerprint(o),
 		[P_COUNTERS] = counters_fingerprint(&o->counters),
+		[P_OUTS_ASKED] = o->outs,
+		/* 0 under -R: rdma_cm has not picked the device yet */
+		[P_RD_ATOM] = s->dev.ctx ? (uint64_t)s->dev.attr.max_qp_rd_atom : 0,
+		[P_INIT_RD_ATOM] = s->dev.ctx ? (uint64_t)s->dev.attr.max_qp_init_rd_atom : 0,
 	};
 
 	memset(h, 0, sizeof(*h));
@@ -130,7 +139,7 @@ static int hello_compare(const struct rb_session *s, const struct wire_hello *mi
 		if (!m) {
 			log_err("the %s sent parameter %u that this version does not know (upgrade)", them, p->id);
 			diffs++;
-		} else if (m->value != p->value) {
+		} else if (p->id < P_FIRST_OFFER && m->value != p->value) {
 			char mv[24], pv[24];
 
 			log_err("%s differs: %s %s, %s %s", param_names[p->id], me,
@@ -146,6 +155,20 @@ static int hello_compare(const struct rb_session *s, const struct wire_hello *mi
 	if (diffs)
 		log_info("both sides must run the same test with the same parameters");
 	return diffs ? -EPROTO : 0;
+}
+
+static uint64_t param_value(const struct wire_hello *h, uint16_t id)
+{
+	const struct wire_param *p = param_find(h, id);
+
+	return p ? p->value : 0;
+}
+
+static void hello_take_offer(struct rb_session *s, const struct wire_hello *peer)
+{
+	s->peer_rd.asked = param_value(peer, P_OUTS_ASKED);
+	s->peer_rd.rd_atom = param_value(peer, P_RD_ATOM);
+	s->peer_rd.init_rd_atom = param_value(peer, P_INIT_RD_ATOM);
 }
 
 static int exchange_hello(struct rb_session *s)
@@ -168,7 +191,11 @@ static int exchange_hello(struct rb_session *s)
 	}
 	if (err)
 		log_err("exchanging the test parameters (HELLO) with %s failed", s->peer);
-	return err ? err : hello_compare(s, &mine, &peer);
+	if (!err)
+		err = hello_compare(s, &mine, &peer);
+	if (!err)
+		hello_take_offer(s, &peer);
+	return err;
 }
 
 /* What the peer says about its QPs goes into ibv_modify_qp: check it first. */
@@ -431,15 +458,32 @@ static void session_timing(struct rb_session *s)
 #endif
 }
 
+static struct wire_rd_offer rd_offer_mine(const struct rb_session *s)
+{
+	return (struct wire_rd_offer){ .asked = s->opt->outs,
+				       .rd_atom = (uint64_t)s->dev.attr.max_qp_rd_atom,
+				       .init_rd_atom = (uint64_t)s->dev.attr.max_qp_init_rd_atom };
+}
+
+/*
+ * Outstanding reads/atomics: the smallest of both sides' -o and device
+ * limits (under -R the peer's device is not known yet: rdma_cm's connect
+ * request and reply carry the rest, see cm.c).  Nothing lowered in silence.
+ */
 static void session_outs(struct rb_session *s)
 {
-	unsigned dev_max = (unsigned)s->dev.attr.max_qp_rd_atom;
+	const struct wire_rd_offer mine = rd_offer_mine(s), *peer = &s->peer_rd;
 
-	if ((unsigned)s->dev.attr.max_qp_init_rd_atom < dev_max)
-		dev_max = (unsigned)s->dev.attr.max_qp_init_rd_atom;
-	s->q.outs = s->opt->outs && s->opt->outs < dev_max ? s->opt->outs : dev_max;
-	if (s->opt->outs > dev_max)
-		log_warn("-o/--outs %u is more than the device allows; using %u", s->opt->outs, dev_max);
+	s->q.outs = wire_rd_depth(&mine, peer);
+	log_verbose("outstanding reads/atomics: %u (-o %llu/%llu, max_qp_rd_atom %llu/%llu, max_qp_init_rd_atom %llu/%llu: this side/the peer, 0: none or not known)",
+		    s->q.outs, (unsigned long long)mine.asked, (unsigned long long)peer->asked,
+		    (unsigned long long)mine.rd_atom, (unsigned long long)peer->rd_atom,
+		    (unsigned long long)mine.init_rd_atom, (unsigned long long)peer->init_rd_atom);
+	if (s->opt->outs > s->q.outs)
+		log_warn("-o/--outs %u is more than both sides allow (this device: max_qp_rd_atom %llu, max_qp_init_rd_atom %llu; the peer: -o %llu, %llu, %llu); using %u",
+			 s->opt->outs, (unsigned long long)mine.rd_atom, (unsigned long long)mine.init_rd_atom,
+			 (unsigned long long)peer->asked, (unsigned long long)peer->rd_atom,
+			 (unsigned long long)peer->init_rd_atom, s->q.outs);
 }
 
 static int setup_device(struct rb_session *s)
@@ -448,10 +492,7 @@ static int setup_device(struct rb_session *s)
 	uint64_t scratch[RB_MAX_COUNTERS];
 	int err;
 
-	if (o->rdma_cm)
-		err = cm_open(s);
-	else
-		err = device_open(o->ib_dev, o->ib_port, o->gid_index, &s->dev);
+	err = o->rdma_cm ? cm_open(s) : 0;
 	if (err)
 		return err;
 	log_verbose("device %s port %d GID index %d (%s)", s->dev.name, s->dev.port,
@@ -518,7 +559,10 @@ static int run_session(struct rb_session *s)
 		report_define(&r, s);
 	else if (report_open(&r, s))
 		return RB_EXIT_RUNTIME;
-	err = exchange_hello(s);
+	/* the device first: HELLO carries its limits (-R: rdma_cm picks it later) */
+	err = s->opt->rdma_cm ? 0 : device_open(s->opt->ib_dev, s->opt->ib_port, s->opt->gid_index, &s->dev);
+	if (!err)
+		err = exchange_hello(s);
 	if (!err)
 		err = setup_device(s);
 	if (!err)
