@@ -236,7 +236,7 @@ static int cm_create_qp(struct rb_session *s, int i)
 	s->q.qp[i] = qps_create_qp(&s->q, s->opt, cm_qp_create, s->cm->ids[i]);
 	if (!s->q.qp[i]) {
 		log_err("rdma_cm: rdma_create_qp %d failed", i);
-		return -errno;
+		return -EIO;
 	}
 	return 0;
 }

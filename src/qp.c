@@ -163,11 +163,11 @@ const char *qps_inline_text(const struct rb_qps *q, char *buf, size_t len)
 const char *qps_relaxed_text(const struct rb_qps *q)
 {
 	switch (q->relaxed) {
-	case RO_REQUESTED: return "requested (IBV_ACCESS_RELAXED_ORDERING)";
-	case RO_REFUSED: return "off (ibv_reg_mr refused IBV_ACCESS_RELAXED_ORDERING)";
+	case RO_REQUESTED: return "requested";
+	case RO_REFUSED: return "refused";
 	case RO_OFF: break;
 	}
-	return "off (--disable-pcie-relaxed)";
+	return "off";
 }
 
 static struct ibv_qp *qp_create_verbs(void *arg, struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
@@ -181,7 +181,7 @@ static int qps_create_qps(struct rb_qps *q, const struct rb_options *o)
 	for (int i = 0; i < q->n; i++) {
 		q->qp[i] = qps_create_qp(q, o, qp_create_verbs, NULL);
 		if (!q->qp[i])
-			return -errno ? -errno : -EIO;
+			return -EIO;    /* a device limit: a runtime failure, said */
 	}
 	return 0;
 }

@@ -83,6 +83,9 @@ struct ibv_qp *qps_create_qp(struct rb_qps *q, const struct rb_options *o,
 			     qps_create_fn create, void *arg);
 /* "sizes <= 220 B", "off": what the metadata says about inline. */
 const char *qps_inline_text(const struct rb_qps *q, char *buf, size_t len);
+/* The MR's relaxed ordering: "requested" (IBV_ACCESS_RELAXED_ORDERING
+ * given; providers without it ignore it), "refused" (ibv_reg_mr failed
+ * with it; registered without), "off" (--disable-pcie-relaxed). */
 const char *qps_relaxed_text(const struct rb_qps *q);
 /* After QP creation: read back the granted inline size, fill local[]. */
 void qps_describe(struct rb_qps *q, const struct rb_device *d);

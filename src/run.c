@@ -45,10 +45,7 @@ enum param_id {
 	P_VERB = 1, P_METRIC, P_TRANSPORT, P_SIZE, P_ALL, P_ITERS, P_DURATION_MS,
 	P_WARMUP_MS, P_WARMUP_ITERS, P_QPS, P_BIDIR, P_RDMA_CM, P_ATOMIC_OP, P_POST_LIST,
 	P_PERCENTILES, P_COUNTERS,
-	/* offers, not compared: see struct wire_rd_offer */
-	P_OUTS_ASKED, P_RD_ATOM, P_INIT_RD_ATOM,
 };
-#define P_FIRST_OFFER P_OUTS_ASKED
 
 static const char *const param_names[] = {
 	[P_VERB] = "verb", [P_METRIC] = "metric", [P_TRANSPORT] = "transport (-c)",
@@ -59,8 +56,6 @@ static const char *const param_names[] = {
 	[P_ATOMIC_OP] = "atomic operation (-A)", [P_POST_LIST] = "post list (-l)",
 	[P_PERCENTILES] = "percentile list (--percentiles)",
 	[P_COUNTERS] = "counter list (-W)",
-	[P_OUTS_ASKED] = "outstanding reads (-o)", [P_RD_ATOM] = "device max_qp_rd_atom",
-	[P_INIT_RD_ATOM] = "device max_qp_init_rd_atom",
 };
 
 /* The percentile list as one number (FNV-1a over thousandths): the result
@@ -76,6 +71,19 @@ static uint64_t pcts_fingerprint(const struct rb_options *o)
 
 #define N_PARAM_NAMES ((int)(sizeof(param_names) / sizeof(param_names[0])))
 
+/* -o and the device's read/atomic limits (0 under -R: rdma_cm has not
+ * picked the device yet), offers that may differ between the sides. */
+static void hello_put_offer(const struct rb_session *s, struct wire_hello *h)
+{
+	const struct rb_device *d = &s->dev;
+
+	h->params[h->nparams++] = (struct wire_param){ WIRE_P_OUTS_ASKED, s->opt->outs };
+	h->params[h->nparams++] = (struct wire_param){ WIRE_P_RD_ATOM,
+		d->ctx ? (uint64_t)d->attr.max_qp_rd_atom : 0 };
+	h->params[h->nparams++] = (struct wire_param){ WIRE_P_INIT_RD_ATOM,
+		d->ctx ? (uint64_t)d->attr.max_qp_init_rd_atom : 0 };
+}
+
 static void hello_build(const struct rb_session *s, struct wire_hello *h)
 {
 	const struct rb_options *o = s->opt;
@@ -89,16 +97,13 @@ static void hello_build(const struct rb_session *s, struct wire_hello *h)
 		[P_RDMA_CM] = o->rdma_cm, [P_ATOMIC_OP] = o->atomic_op,
 		[P_POST_LIST] = o->post_list, [P_PERCENTILES] = pcts_fingerprint(o),
 		[P_COUNTERS] = counters_fingerprint(&o->counters),
-		[P_OUTS_ASKED] = o->outs,
-		/* 0 under -R: rdma_cm has not picked the device yet */
-		[P_RD_ATOM] = s->dev.ctx ? (uint64_t)s->dev.attr.max_qp_rd_atom : 0,
-		[P_INIT_RD_ATOM] = s->dev.ctx ? (uint64_t)s->dev.attr.max_qp_init_rd_atom : 0,
 	};
 
 	memset(h, 0, sizeof(*h));
 	snprintf(h->name, sizeof(h->name), "%s", s->bench->name);
 	for (int id = 1; id < N_PARAM_NAMES; id++)
 		h->params[h->nparams++] = (struct wire_param){ (uint16_t)id, v[id] };
+	hello_put_offer(s, h);
 }
 
 static const struct wire_param *param_find(const struct wire_hello *h, uint16_t id)
@@ -139,7 +144,7 @@ static int hello_compare(const struct rb_session *s, const struct wire_hello *mi
 		if (!m) {
 			log_err("the %s sent parameter %u that this version does not know (upgrade)", them, p->id);
 			diffs++;
-		} else if (p->id < P_FIRST_OFFER && m->value != p->value) {
+		} else if (p->id < WIRE_P_FIRST_OFFER && m->value != p->value) {
 			char mv[24], pv[24];
 
 			log_err("%s differs: %s %s, %s %s", param_names[p->id], me,
@@ -155,20 +160,6 @@ static int hello_compare(const struct rb_session *s, const struct wire_hello *mi
 	if (diffs)
 		log_info("both sides must run the same test with the same parameters");
 	return diffs ? -EPROTO : 0;
-}
-
-static uint64_t param_value(const struct wire_hello *h, uint16_t id)
-{
-	const struct wire_param *p = param_find(h, id);
-
-	return p ? p->value : 0;
-}
-
-static void hello_take_offer(struct rb_session *s, const struct wire_hello *peer)
-{
-	s->peer_rd.asked = param_value(peer, P_OUTS_ASKED);
-	s->peer_rd.rd_atom = param_value(peer, P_RD_ATOM);
-	s->peer_rd.init_rd_atom = param_value(peer, P_INIT_RD_ATOM);
 }
 
 static int exchange_hello(struct rb_session *s)
@@ -194,7 +185,7 @@ static int exchange_hello(struct rb_session *s)
 	if (!err)
 		err = hello_compare(s, &mine, &peer);
 	if (!err)
-		hello_take_offer(s, &peer);
+		wire_hello_offer(&peer, &s->peer_rd);
 	return err;
 }
 

@@ -92,6 +92,13 @@ struct wire_rd_offer {
 	uint64_t init_rd_atom;      /* max_qp_init_rd_atom */
 };
 
+/* Its HELLO param ids: apart from the compared ones (1, 2, ...), which
+ * must be equal on both sides. */
+enum { WIRE_P_OUTS_ASKED = 0x100, WIRE_P_RD_ATOM = 0x101, WIRE_P_INIT_RD_ATOM = 0x102 };
+#define WIRE_P_FIRST_OFFER WIRE_P_OUTS_ASKED
+
+/* The offer in a decoded HELLO (a missing id reads as 0: no limit). */
+void wire_hello_offer(const struct wire_hello *h, struct wire_rd_offer *o);
 /* The smallest nonzero value of both offers, at most 255 (a QP
  * attribute holds 8 bits). */
 unsigned wire_rd_depth(const struct wire_rd_offer *a, const struct wire_rd_offer *b);
