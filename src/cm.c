@@ -317,22 +317,6 @@ static void cm_read_mtu(struct rb_session *s)
 		s->q.mtu = a.path_mtu;
 }
 
-/* The read/atomic depth the QP got: the smaller of requester and responder. */
-static void cm_read_outs(struct rb_session *s)
-{
-	int mask = IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_MAX_DEST_RD_ATOMIC;
-	struct ibv_qp_init_attr ia;
-	struct ibv_qp_attr a;
-	unsigned got;
-
-	if (s->opt->transport != TR_RC || ibv_query_qp(s->q.qp[0], &a, mask, &ia))
-		return;
-	got = a.max_rd_atomic < a.max_dest_rd_atomic ? a.max_rd_atomic : a.max_dest_rd_atomic;
-	if (got < s->q.outs && s->opt->outs > got)
-		log_warn("-o/--outs %u: rdma_cm set up the QP with %u; using %u", s->opt->outs, got, got);
-	s->q.outs = got;
-}
-
 int cm_connect(struct rb_session *s)
 {
 	int err = s->is_client ? cm_connect_client(s) : cm_connect_server(s);
@@ -340,7 +324,7 @@ int cm_connect(struct rb_session *s)
 	if (!err)
 		cm_read_mtu(s);
 	if (!err)
-		cm_read_outs(s);
+		qps_read_outs(&s->q);
 	return err;
 }
 

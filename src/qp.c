@@ -399,6 +399,23 @@ static void qps_read_mtu(struct rb_qps *q)
 		q->mtu = a.path_mtu;
 }
 
+void qps_read_outs(struct rb_qps *q)
+{
+	int mask = IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_MAX_DEST_RD_ATOMIC;
+	struct ibv_qp_init_attr ia;
+	struct ibv_qp_attr a;
+	unsigned got;
+
+	if (q->tr != TR_RC || ibv_query_qp(q->qp[0], &a, mask, &ia))
+		return;
+	got = a.max_rd_atomic < a.max_dest_rd_atomic ? a.max_rd_atomic : a.max_dest_rd_atomic;
+	if (got < q->outs)
+		log_warn("outstanding reads/atomics: the QP got %u of the %u asked; using %u", got, q->outs, got);
+	else if (got != q->outs)
+		log_verbose("outstanding reads/atomics: the QP got %u (asked %u)", got, q->outs);
+	q->outs = got;
+}
+
 int qps_connect(struct rb_qps *q, const struct rb_device *d, const struct rb_options *o,
 		const struct rb_bench *b)
 {
@@ -416,6 +433,8 @@ int qps_connect(struct rb_qps *q, const struct rb_device *d, const struct rb_opt
 	}
 	if (!err && q->tr != TR_UD)
 		qps_read_mtu(q);
+	if (!err)
+		qps_read_outs(q);
 	(void)b;
 	return err;
 }

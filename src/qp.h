@@ -92,6 +92,10 @@ void qps_describe(struct rb_qps *q, const struct rb_device *d);
 /* Manual connection with the peer's attributes in q->remote. */
 int qps_connect(struct rb_qps *q, const struct rb_device *d, const struct rb_options *o,
 		const struct rb_bench *b);
+/* After connection: q->outs becomes what the QP got, the smaller of its
+ * max_rd_atomic and max_dest_rd_atomic (a provider may round up: rxe to a
+ * power of two).  RC only. */
+void qps_read_outs(struct rb_qps *q);
 void qps_destroy(struct rb_qps *q);
 
 /* The completion status with what it usually means ("remote access
