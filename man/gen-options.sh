@@ -257,12 +257,39 @@ and
 .BR rdmabench (7)).
 @outs
 Outstanding RDMA reads or atomics per QP, 1..256.
-Default: the device maximum (the smaller of max_qp_rd_atom and
-max_qp_init_rd_atom); a larger value is lowered to it, with a warning.
+Default: the smallest device limit of both sides (max_qp_rd_atom and
+max_qp_init_rd_atom of each, exchanged in HELLO; with
+.B \-R
+the client's connect request carries its side), so that a requester never
+exceeds the responder's max_qp_rd_atom.
+When the sides give different values the smaller wins; a value above what
+both sides allow is lowered, with a warning on stderr.
+The metadata's outstanding is the value that ran, the same on both sides.
 @inline_size
-Maximum inline data in bytes, 0..4096; messages up to that size are posted
-inline.
-Default: what the device grants, probed downwards from 512.
+Send messages of up to BYTES inline (IBV_SEND_INLINE), 0..4096.
+[bw,all] Default for bandwidth tests: 0, as perftest (nothing inline unless
+[bw,all] .B \-I
+[bw,all] is given).
+[lat,all] Default for latency tests, as perftest: 220 for writes, 236 for sends (188 on UD).
+The QPs are created with that much inline data and what the device grants
+is read back: messages go inline up to the smaller of the two (a smaller
+grant is said on stderr).
+A device that refuses a QP with the
+.B \-I
+size fails the run (exit 1), naming the largest size it accepts; a refused
+default is lowered step by step, with a warning.
+The metadata records inline_bytes (in use), inline (\(dqsizes <= 220 B\(dq or
+\(dqoff\(dq) and inline_granted (what the device wrote back).
+@disable-pcie-relaxed
+Register the buffers without PCIe relaxed ordering.
+Default: with IBV_ACCESS_RELAXED_ORDERING, as perftest; it is an optional
+access flag that providers without it ignore (on rxe, a software device,
+it changes nothing), and a registration refused with it is made again
+without it.
+The metadata's relaxed_ordering says requested, refused or off.
+perftest's spelling
+.B \-\-disable_pcie_relaxed
+is accepted too.
 @events
 Sleep on a completion channel instead of busy polling the completion queue.
 [lat,all] Latency then includes the wake-up.

@@ -18,6 +18,7 @@ struct rb_cm {
 	struct rdma_cm_id **ids;
 	int n, requests, established;
 	struct sockaddr_storage dst, src;   /* client: the server, --source-ip */
+	unsigned req_depth;             /* the client's offer: its smaller depth */
 };
 
 static int cm_timeout_ms(const struct rb_session *s)
@@ -257,6 +258,8 @@ static int cm_take_request(struct rb_session *s)
 		return -EPROTO;
 	}
 	s->cm->ids[s->cm->requests++] = ev->id;
+	s->cm->req_depth = ev->param.conn.initiator_depth < ev->param.conn.responder_resources ?
+			   ev->param.conn.initiator_depth : ev->param.conn.responder_resources;
 	rdma_ack_cm_event(ev);
 	return 0;
 }
@@ -297,23 +300,20 @@ int cm_open(struct rb_session *s)
 /*
  * The QP is ours (ibv_create_qp), not rdma_cm's (rdma_create_qp): librdmacm
  * then leaves the state transitions to us (cm_qp_ready), which is where
- * -m and -S take effect; rdma_connect/rdma_accept get its number.
+ * -m and -S take effect; rdma_connect/rdma_accept get its number.  The
+ * inline policy is the manual path's (qps_create_qp).
  */
 static int cm_create_qp(struct rb_session *s, int i)
 {
-	struct ibv_qp_init_attr attr;
-
 	if (s->cm->ids[i]->verbs != s->dev.ctx) {
 		log_err("rdma_cm: QP %d's connection is on another device than QP 0's (%s)", i, s->dev.name);
 		return -ENODEV;
 	}
-	qps_init_attr(&s->q, s->opt, &attr);
-	s->q.qp[i] = ibv_create_qp(s->q.pd, &attr);
+	s->q.qp[i] = qps_create_qp(&s->q, s->opt);
 	if (!s->q.qp[i]) {
-		log_err("rdma_cm: ibv_create_qp %d failed: %s", i, strerror(errno));
-		return -errno;
+		log_err("rdma_cm: creating QP %d failed", i);
+		return -EIO;
 	}
-	s->q.max_inline = attr.cap.max_inline_data;
 	return 0;
 }
 
@@ -451,10 +451,27 @@ static int cm_accept_one(struct rb_session *s, int i)
 	return cm_expect(s, RDMA_CM_EVENT_ESTABLISHED, "accepting the client's connection");
 }
 
+/*
+ * -o: the client's connect request offers its depth (both sides' -o and
+ * its device's limits, see session_outs); the server accepts with the
+ * smaller of that and its own, and the client's QP gets the server's
+ * values from the reply.  Both read back what their QP got.
+ */
+static void cm_server_outs(struct rb_session *s)
+{
+	if (s->opt->transport != TR_RC || s->cm->req_depth >= s->q.outs)
+		return;
+	if (s->opt->outs > s->cm->req_depth)
+		log_warn("-o/--outs %u is more than the client offers (its device or -o); using %u",
+			 s->opt->outs, s->cm->req_depth);
+	s->q.outs = s->cm->req_depth;
+}
+
 static int cm_connect_server(struct rb_session *s)
 {
 	int err = 0;
 
+	cm_server_outs(s);
 	for (int i = 0; i < s->cm->n && !err; i++) {
 		if (i >= s->cm->requests)
 			err = cm_take_request(s);
@@ -468,7 +485,11 @@ static int cm_connect_server(struct rb_session *s)
 
 int cm_connect(struct rb_session *s)
 {
-	return s->is_client ? cm_connect_client(s) : cm_connect_server(s);
+	int err = s->is_client ? cm_connect_client(s) : cm_connect_server(s);
+
+	if (!err)
+		qps_read_outs(&s->q);
+	return err;
 }
 
 const char *cm_local_addr(const struct rb_session *s, char *buf, size_t len)

@@ -470,12 +470,19 @@ static void memlock_text(char *buf, size_t len)
 		snprintf(buf, len, "%llu KiB", (unsigned long long)rl.rlim_cur / 1024);
 }
 
-struct ibv_mr *mr_register(struct ibv_pd *pd, const struct rb_buf *b, int access)
+struct ibv_mr *mr_register(struct ibv_pd *pd, const struct rb_buf *b, int *access)
 {
-	struct ibv_mr *mr = ibv_reg_mr(pd, b->addr, b->len, access);
+	struct ibv_mr *mr = ibv_reg_mr(pd, b->addr, b->len, (unsigned)*access);
 	char limit[32];
 	int err = errno;
 
+	if (!mr && (*access & IBV_ACCESS_RELAXED_ORDERING) && (err == EINVAL || err == EOPNOTSUPP)) {
+		log_verbose("ibv_reg_mr with IBV_ACCESS_RELAXED_ORDERING: %s; registering without it",
+			    strerror(err));
+		*access &= ~IBV_ACCESS_RELAXED_ORDERING;
+		mr = ibv_reg_mr(pd, b->addr, b->len, (unsigned)*access);
+		err = errno;
+	}
 	if (mr)
 		return mr;
 	if (err == ENOMEM || err == EPERM) {

@@ -58,7 +58,11 @@ void buf_free(struct rb_buf *b);
 int buf_node_of(const void *addr);
 
 /* ibv_reg_mr with a message on failure: ENOMEM/EPERM name the locked-memory
- * limit (its current value) and `ulimit -l`.  NULL on failure. */
-struct ibv_mr *mr_register(struct ibv_pd *pd, const struct rb_buf *b, int access);
+ * limit (its current value) and `ulimit -l`.  NULL on failure.  When
+ * *access holds IBV_ACCESS_RELAXED_ORDERING (an optional flag: providers
+ * that do not support it ignore it) and the registration is refused with
+ * EINVAL or EOPNOTSUPP all the same, it registers without the flag and
+ * clears it in *access: the caller records what was registered. */
+struct ibv_mr *mr_register(struct ibv_pd *pd, const struct rb_buf *b, int *access);
 
 #endif

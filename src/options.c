@@ -16,7 +16,7 @@ enum {
 	OPT_BIND = 256, OPT_TCLASS, OPT_PERSISTENT, OPT_TIMEOUT, OPT_WARMUP,
 	OPT_WARMUP_TIME, OPT_NUMA_NODE, OPT_NO_NUMA, OPT_CPU, OPT_HUGEPAGES,
 	OPT_GBITS, OPT_PCTS, OPT_CSV, OPT_JSON, OPT_RAW, OPT_VERBOSE, OPT_FORMAT,
-	OPT_OUTPUT, OPT_CLOCK, OPT_SOURCE_IP,
+	OPT_OUTPUT, OPT_CLOCK, OPT_SOURCE_IP, OPT_NO_RELAXED,
 };
 
 struct opt_desc {
@@ -58,8 +58,10 @@ static const struct opt_desc opt_table[] = {
 	{ "rx-depth", 'r', 1, "N", 0, "receive queue depth (default: per test)" },
 	{ "post_list", 'l', 1, "N", FEAT_POST_LIST, "post N work requests per ibv_post_send (default 1)" },
 	{ "cq-mod", 'Q', 1, "N", FEAT_CQ_MOD, "request a completion every N sends (default 100)" },
-	{ "outs", 'o', 1, "N", FEAT_OUTS, "outstanding RDMA reads/atomics per QP (default: the device maximum)" },
-	{ "inline_size", 'I', 1, "BYTES", FEAT_INLINE, "max inline data (default: what the device grants)" },
+	{ "outs", 'o', 1, "N", FEAT_OUTS, "outstanding RDMA reads/atomics per QP (default: the smaller device maximum of both sides)" },
+	{ "inline_size", 'I', 1, "BYTES", FEAT_INLINE, "inline sends of up to BYTES (default: 0 for bandwidth, perftest's for latency; never above the device's grant)" },
+	{ "disable-pcie-relaxed", OPT_NO_RELAXED, 0, NULL, 0, "register buffers without PCIe relaxed ordering" },
+	{ "disable_pcie_relaxed", OPT_NO_RELAXED, 0, NULL, 0, NULL },
 	{ "events", 'e', 0, NULL, FEAT_EVENTS, "sleep on a completion channel instead of busy polling" },
 	{ "atomic_type", 'A', 1, "OP", FEAT_ATOMIC_OP, "FETCH_AND_ADD or CMP_AND_SWAP (default FETCH_AND_ADD)" },
 	{ "numa-node", OPT_NUMA_NODE, 1, "N", 0, "place buffers and thread on node N (default: the device's)" },
@@ -339,6 +341,7 @@ static int options_apply(int c, const char *arg, struct rb_options *o)
 	case OPT_NO_NUMA: o->no_numa = true; return 0;
 	case OPT_CPU: o->cpu_list = arg; return 0;
 	case OPT_HUGEPAGES: o->hugepages = true; return 0;
+	case OPT_NO_RELAXED: o->no_relaxed = true; return 0;
 	case OPT_GBITS: o->report_gbits = true; return 0;
 	case OPT_PCTS:
 		o->npct = stats_parse_percentiles(arg, o->pcts, STATS_MAX_PCT - 1);

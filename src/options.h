@@ -50,7 +50,8 @@ struct rb_options {
 	bool bidir;
 	unsigned tx_depth, rx_depth, post_list, cq_mod, outs;
 	bool cq_mod_given;          /* -Q: keep it at every size */
-	int inline_size;            /* -1: what the device grants */
+	int inline_size;            /* -I, -1: the test's default */
+	bool no_relaxed;            /* --disable-pcie-relaxed */
 	bool events;
 	enum rb_atomic_op atomic_op;
 	/* placement */

@@ -37,48 +37,159 @@ void qps_init_attr(const struct rb_qps *q, const struct rb_options *o,
 	attr->cap.max_recv_wr = o->rx_depth;
 	attr->cap.max_send_sge = 1;
 	attr->cap.max_recv_sge = 1;
-	attr->cap.max_inline_data = q->max_inline;
+	attr->cap.max_inline_data = q->inline_ask;
 	attr->sq_sig_all = 0;
 }
 
 /*
- * Ask for the inline size the user gave, or probe downwards from 512 for
- * what the device grants (perftest's vendor table gives rxe 0).
+ * perftest's defaults (ctx_set_max_inline() in perftest_parameters.c):
+ * bandwidth tests send nothing inline; latency tests inline writes up to
+ * 220 bytes (DEF_INLINE_WRITE), sends up to 236 (DEF_INLINE_SEND_RC_UC)
+ * or 188 on UD (DEF_INLINE_SEND_UD); reads and atomics none.  Its
+ * per-vendor table (and 0 for devices it does not know, rxe among them)
+ * is not copied: the device's grant bounds the default instead.
  */
-static struct ibv_qp *qp_create_probe_inline(struct rb_qps *q, const struct rb_options *o)
+static uint32_t inline_default(const struct rb_bench *b, enum rb_transport tr)
 {
-	static const uint32_t probe[] = { 512, 256, 128, 64, 0 };
+	if (b->metric != METRIC_LAT)
+		return 0;
+	if (b->verb == VERB_WRITE)
+		return 220;
+	if (b->verb == VERB_SEND)
+		return tr == TR_UD ? 188 : 236;
+	return 0;
+}
+
+static uint32_t inline_ask(const struct rb_bench *b, const struct rb_options *o)
+{
+	bool can_inline = b->verb == VERB_SEND || b->verb == VERB_WRITE;
+
+	if (!can_inline)
+		return 0;
+	return o->inline_size >= 0 ? (uint32_t)o->inline_size : inline_default(b, o->transport);
+}
+
+/* The next smaller inline size to try after a refusal (0: none left). */
+static uint32_t inline_lower(uint32_t ask)
+{
+	static const uint32_t steps[] = { 512, 256, 128, 64, 32, 16 };
+
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
+		if (steps[i] < ask)
+			return steps[i];
+	return 0;
+}
+
+/* The largest inline size the device accepts below ask (for a message). */
+static uint32_t inline_probe_max(struct rb_qps *q, const struct rb_options *o, uint32_t ask)
+{
+	struct ibv_qp_init_attr attr;
+	struct rb_qps t = *q;
+	struct ibv_qp *qp;
+
+	for (t.inline_ask = inline_lower(ask); t.inline_ask; t.inline_ask = inline_lower(t.inline_ask)) {
+		qps_init_attr(&t, o, &attr);
+		qp = ibv_create_qp(q->pd, &attr);
+		if (qp) {
+			ibv_destroy_qp(qp);
+			return t.inline_ask;
+		}
+	}
+	return 0;
+}
+
+static void qps_take_inline(struct rb_qps *q, const struct rb_options *o, uint32_t granted)
+{
+	bool first = !q->qp[0];
+
+	q->inline_granted = granted;
+	q->max_inline = granted < q->inline_ask ? granted : q->inline_ask;
+	if (first && granted < q->inline_ask)
+		log_warn("%s %u: the device granted %u bytes of inline data; sending inline up to %u",
+			 o->inline_size >= 0 ? "-I/--inline_size" : "the default inline size",
+			 q->inline_ask, granted, q->max_inline);
+	if (first)
+		log_verbose("inline: asked %u, granted %u, in use %u", q->inline_ask, granted, q->max_inline);
+}
+
+static void qp_create_failed(struct rb_qps *q, const struct rb_options *o, int err)
+{
+	if (o->inline_size > 0) {
+		uint32_t max = inline_probe_max(q, o, q->inline_ask);
+
+		log_err("-I/--inline_size %d: the device refused a QP with that much inline data (%s); it accepts at most %u bytes with -t %u: use -I %u or less",
+			o->inline_size, strerror(err), max, o->tx_depth, max);
+		return;
+	}
+	log_err("ibv_create_qp (%s, send depth %u, receive depth %u, inline %u) failed: %s",
+		options_transport_name(q->tr), o->tx_depth, o->rx_depth, q->inline_ask, strerror(err));
+}
+
+struct ibv_qp *qps_create_qp(struct rb_qps *q, const struct rb_options *o)
+{
+	uint32_t first_ask = q->inline_ask;
 	struct ibv_qp_init_attr attr;
 	struct ibv_qp *qp;
 
-	if (o->inline_size >= 0) {
-		q->max_inline = (uint32_t)o->inline_size;
+	for (;;) {
 		qps_init_attr(q, o, &attr);
 		qp = ibv_create_qp(q->pd, &attr);
-		if (!qp)
-			log_err("ibv_create_qp with -I/--inline_size %d failed: %s (the device may grant less; omit -I to probe)",
-				o->inline_size, strerror(errno));
-		return qp;
+		if (qp || o->inline_size >= 0 || !q->inline_ask)
+			break;
+		q->inline_ask = inline_lower(q->inline_ask);
 	}
-	for (size_t i = 0; i < sizeof(probe) / sizeof(probe[0]); i++) {
-		q->max_inline = probe[i];
-		qps_init_attr(q, o, &attr);
-		qp = ibv_create_qp(q->pd, &attr);
-		if (qp)
-			return qp;
+	if (!qp) {
+		int err = errno ? errno : EIO;
+
+		qp_create_failed(q, o, err);
+		errno = err;
+		return NULL;
 	}
-	log_err("ibv_create_qp (%s, send depth %u, receive depth %u) failed: %s",
-		options_transport_name(q->tr), o->tx_depth, o->rx_depth, strerror(errno));
-	return NULL;
+	if (q->inline_ask < first_ask)
+		log_warn("the device refused the default inline size %u; asking %u", first_ask, q->inline_ask);
+	qps_take_inline(q, o, attr.cap.max_inline_data);
+	return qp;
+}
+
+const char *qps_inline_text(const struct rb_qps *q, char *buf, size_t len)
+{
+	if (!q->max_inline)
+		return "off";
+	snprintf(buf, len, "sizes <= %u B", q->max_inline);
+	return buf;
+}
+
+const char *qps_relaxed_text(const struct rb_qps *q)
+{
+	switch (q->relaxed) {
+	case RO_REQUESTED: return "requested";
+	case RO_REFUSED: return "refused";
+	case RO_OFF: break;
+	}
+	return "off";
 }
 
 static int qps_create_qps(struct rb_qps *q, const struct rb_options *o)
 {
 	for (int i = 0; i < q->n; i++) {
-		q->qp[i] = qp_create_probe_inline(q, o);
+		q->qp[i] = qps_create_qp(q, o);
 		if (!q->qp[i])
-			return -errno ? -errno : -EIO;
+			return -EIO;    /* a device limit: a runtime failure, said */
 	}
+	return 0;
+}
+
+/* PCIe relaxed ordering unless --disable-pcie-relaxed, as perftest does
+ * (setup_mr_flags(), perftest_resources.c); the QPs' access flags stay
+ * without it. */
+static int qps_register(struct rb_qps *q, const struct rb_options *o)
+{
+	int access = q->access | (o->no_relaxed ? 0 : IBV_ACCESS_RELAXED_ORDERING);
+
+	q->mr = mr_register(q->pd, &q->buf, &access);
+	if (!q->mr)
+		return -ENOMEM;
+	q->relaxed = o->no_relaxed ? RO_OFF : access & IBV_ACCESS_RELAXED_ORDERING ? RO_REQUESTED : RO_REFUSED;
 	return 0;
 }
 
@@ -128,6 +239,7 @@ int qps_create(struct rb_qps *q, struct ibv_context *ctx, const struct rb_bench 
 	q->max_size = max_size;
 	q->slot = 2 * ALIGN_UP(max_size + RB_UD_GRH, 4096);
 	q->access = mr_access_for(b->verb);
+	q->inline_ask = inline_ask(b, o);
 	err = qps_alloc_arrays(q);
 	if (err)
 		goto fail;
@@ -140,12 +252,9 @@ int qps_create(struct rb_qps *q, struct ibv_context *ctx, const struct rb_bench 
 	err = buf_alloc(&q->buf, q->slot * (size_t)q->n, p, o->hugepages);
 	if (err)
 		goto fail;
-	q->mr = mr_register(q->pd, &q->buf, q->access);
-	if (!q->mr) {
-		err = -ENOMEM;
-		goto fail;
-	}
-	err = qps_create_cqs(q, ctx, o);
+	err = qps_register(q, o);
+	if (!err)
+		err = qps_create_cqs(q, ctx, o);
 	if (!err && create_qps)
 		err = qps_create_qps(q, o);
 	if (err)
@@ -273,6 +382,33 @@ static enum ibv_mtu qps_pick_mtu(const struct rb_qps *q, const struct rb_options
 	return device_mtu_enum((int)mtu);
 }
 
+/* The path MTU the QP got, for the report. */
+static void qps_read_mtu(struct rb_qps *q)
+{
+	struct ibv_qp_init_attr ia;
+	struct ibv_qp_attr a;
+
+	if (!ibv_query_qp(q->qp[0], &a, IBV_QP_PATH_MTU, &ia))
+		q->mtu = a.path_mtu;
+}
+
+void qps_read_outs(struct rb_qps *q)
+{
+	int mask = IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_MAX_DEST_RD_ATOMIC;
+	struct ibv_qp_init_attr ia;
+	struct ibv_qp_attr a;
+	unsigned got;
+
+	if (q->tr != TR_RC || ibv_query_qp(q->qp[0], &a, mask, &ia))
+		return;
+	got = a.max_rd_atomic < a.max_dest_rd_atomic ? a.max_rd_atomic : a.max_dest_rd_atomic;
+	if (got < q->outs)
+		log_warn("outstanding reads/atomics: the QP got %u of the %u asked; using %u", got, q->outs, got);
+	else if (got != q->outs)
+		log_verbose("outstanding reads/atomics: the QP got %u (asked %u)", got, q->outs);
+	q->outs = got;
+}
+
 int qps_connect(struct rb_qps *q, const struct rb_device *d, const struct rb_options *o,
 		const struct rb_bench *b)
 {
@@ -288,6 +424,10 @@ int qps_connect(struct rb_qps *q, const struct rb_device *d, const struct rb_opt
 		if (!err && q->tr == TR_UD)
 			err = qp_make_ah(q, i, d, o);
 	}
+	if (!err && q->tr != TR_UD)
+		qps_read_mtu(q);
+	if (!err)
+		qps_read_outs(q);
 	(void)b;
 	return err;
 }

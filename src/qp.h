@@ -42,12 +42,15 @@ struct rb_qps {
 	int n;
 	size_t slot;                    /* bytes per QP: [send area | recv area] */
 	size_t max_size;
-	uint32_t max_inline;            /* granted by the device */
-	unsigned outs;                  /* outstanding reads/atomics granted */
+	uint32_t inline_ask;            /* what QPs are created with: -I or the test's default */
+	uint32_t inline_granted;        /* cap.max_inline_data the device wrote back */
+	uint32_t max_inline;            /* in use: sizes up to this go inline */
+	unsigned outs;                  /* outstanding reads/atomics, both sides agreed */
 	enum ibv_mtu mtu;               /* the path MTU in use */
 	struct wire_qp *local, *remote;
 	enum rb_transport tr;
 	int access;                     /* MR access flags */
+	enum { RO_OFF, RO_REQUESTED, RO_REFUSED } relaxed; /* PCIe relaxed ordering of the MR */
 	struct rb_qp_attrs attrs;       /* QP 0's, read back after connection */
 	unsigned cm_sl;                 /* -R: the SL cm.c gave at RTR */
 };
@@ -80,6 +83,20 @@ int qps_create(struct rb_qps *q, struct ibv_context *ctx, const struct rb_bench 
 	       bool create_qps);
 void qps_init_attr(const struct rb_qps *q, const struct rb_options *o,
 		   struct ibv_qp_init_attr *attr);
+/*
+ * Create one QP (both paths: under -R too, cm.c moves it through the
+ * states itself) with the inline size q->inline_ask, then keep what the device
+ * granted: q->max_inline = the smaller of both (said on stderr when less
+ * than asked).  Without -I, a refused default is lowered step by step (and
+ * said); a refused -I fails, naming the largest size the device accepts.
+ */
+struct ibv_qp *qps_create_qp(struct rb_qps *q, const struct rb_options *o);
+/* "sizes <= 220 B", "off": what the metadata says about inline. */
+const char *qps_inline_text(const struct rb_qps *q, char *buf, size_t len);
+/* The MR's relaxed ordering: "requested" (IBV_ACCESS_RELAXED_ORDERING
+ * given; providers without it ignore it), "refused" (ibv_reg_mr failed
+ * with it; registered without), "off" (--disable-pcie-relaxed). */
+const char *qps_relaxed_text(const struct rb_qps *q);
 /* After QP creation: read back the granted inline size, fill local[]. */
 void qps_describe(struct rb_qps *q, const struct rb_device *d);
 /* Manual connection with the peer's attributes in q->remote. */
@@ -88,6 +105,10 @@ int qps_connect(struct rb_qps *q, const struct rb_device *d, const struct rb_opt
 /* After connection (either way): read back every QP's attributes, say
  * them with --verbose, keep QP 0's in q->attrs and its path MTU in q->mtu. */
 int qps_read_attrs(struct rb_qps *q, const struct rb_options *o);
+/* After connection: q->outs becomes what the QP got, the smaller of its
+ * max_rd_atomic and max_dest_rd_atomic (a provider may round up: rxe to a
+ * power of two).  RC only. */
+void qps_read_outs(struct rb_qps *q);
 void qps_destroy(struct rb_qps *q);
 
 /* The completion status with what it usually means ("remote access

@@ -241,6 +241,7 @@ static void meta_cq_mod(struct report *r, const struct rb_options *o)
 static void meta_test(struct report *r, const struct rb_session *s)
 {
 	const struct rb_options *o = s->opt;
+	char text[32];
 
 	out_meta_str(r->out, "transport", "Connection type", options_transport_name(o->transport));
 	out_meta_u64(r->out, "qps", "Number of qps", o->qps);
@@ -258,6 +259,9 @@ static void meta_test(struct report *r, const struct rb_session *s)
 	if (s->bench->verb == VERB_ATOMIC)
 		out_meta_str(r->out, "atomic_op", "Atomic op", options_atomic_name(o->atomic_op));
 	out_meta_u64(r->out, "inline_bytes", "Max inline data[B]", s->q.max_inline);
+	out_meta_str(r->out, "inline", "Inline", qps_inline_text(&s->q, text, sizeof(text)));
+	out_meta_u64(r->out, "inline_granted", "Inline granted[B]", s->q.inline_granted);
+	out_meta_str(r->out, "relaxed_ordering", "PCIe relax order", qps_relaxed_text(&s->q));
 	out_meta_str(r->out, "connect", "Connection setup", o->rdma_cm ? "rdma_cm" : "manual (TCP exchange)");
 	out_meta_str(r->out, "completion", "Completions", o->events ? "events" : "busy poll");
 	if (o->duration_s > 0) {

@@ -72,6 +72,19 @@ static uint64_t pcts_fingerprint(const struct rb_options *o)
 
 #define N_PARAM_NAMES ((int)(sizeof(param_names) / sizeof(param_names[0])))
 
+/* -o and the device's read/atomic limits (0 under -R: rdma_cm has not
+ * picked the device yet), offers that may differ between the sides. */
+static void hello_put_offer(const struct rb_session *s, struct wire_hello *h)
+{
+	const struct rb_device *d = &s->dev;
+
+	h->params[h->nparams++] = (struct wire_param){ WIRE_P_OUTS_ASKED, s->opt->outs };
+	h->params[h->nparams++] = (struct wire_param){ WIRE_P_RD_ATOM,
+		d->ctx ? (uint64_t)d->attr.max_qp_rd_atom : 0 };
+	h->params[h->nparams++] = (struct wire_param){ WIRE_P_INIT_RD_ATOM,
+		d->ctx ? (uint64_t)d->attr.max_qp_init_rd_atom : 0 };
+}
+
 static void hello_build(const struct rb_session *s, struct wire_hello *h)
 {
 	const struct rb_options *o = s->opt;
@@ -91,6 +104,7 @@ static void hello_build(const struct rb_session *s, struct wire_hello *h)
 	snprintf(h->name, sizeof(h->name), "%s", s->bench->name);
 	for (int id = 1; id < N_PARAM_NAMES; id++)
 		h->params[h->nparams++] = (struct wire_param){ (uint16_t)id, v[id] };
+	hello_put_offer(s, h);
 }
 
 static const struct wire_param *param_find(const struct wire_hello *h, uint16_t id)
@@ -131,7 +145,7 @@ static int hello_compare(const struct rb_session *s, const struct wire_hello *mi
 		if (!m) {
 			log_err("the %s sent parameter %u that this version does not know (upgrade)", them, p->id);
 			diffs++;
-		} else if (m->value != p->value) {
+		} else if (p->id < WIRE_P_FIRST_OFFER && m->value != p->value) {
 			char mv[24], pv[24];
 
 			log_err("%s differs: %s %s, %s %s", param_names[p->id], me,
@@ -169,7 +183,11 @@ static int exchange_hello(struct rb_session *s)
 	}
 	if (err)
 		log_err("exchanging the test parameters (HELLO) with %s failed", s->peer);
-	return err ? err : hello_compare(s, &mine, &peer);
+	if (!err)
+		err = hello_compare(s, &mine, &peer);
+	if (!err)
+		wire_hello_offer(&peer, &s->peer_rd);
+	return err;
 }
 
 /* What the peer says about its QPs goes into ibv_modify_qp: check it first. */
@@ -418,15 +436,32 @@ static void session_timing(struct rb_session *s)
 #endif
 }
 
+static struct wire_rd_offer rd_offer_mine(const struct rb_session *s)
+{
+	return (struct wire_rd_offer){ .asked = s->opt->outs,
+				       .rd_atom = (uint64_t)s->dev.attr.max_qp_rd_atom,
+				       .init_rd_atom = (uint64_t)s->dev.attr.max_qp_init_rd_atom };
+}
+
+/*
+ * Outstanding reads/atomics: the smallest of both sides' -o and device
+ * limits (under -R the peer's device is not known yet: rdma_cm's connect
+ * request and reply carry the rest, see cm.c).  Nothing lowered in silence.
+ */
 static void session_outs(struct rb_session *s)
 {
-	unsigned dev_max = (unsigned)s->dev.attr.max_qp_rd_atom;
+	const struct wire_rd_offer mine = rd_offer_mine(s), *peer = &s->peer_rd;
 
-	if ((unsigned)s->dev.attr.max_qp_init_rd_atom < dev_max)
-		dev_max = (unsigned)s->dev.attr.max_qp_init_rd_atom;
-	s->q.outs = s->opt->outs && s->opt->outs < dev_max ? s->opt->outs : dev_max;
-	if (s->opt->outs > dev_max)
-		log_warn("-o/--outs %u is more than the device allows; using %u", s->opt->outs, dev_max);
+	s->q.outs = wire_rd_depth(&mine, peer);
+	log_verbose("outstanding reads/atomics: %u (-o %llu/%llu, max_qp_rd_atom %llu/%llu, max_qp_init_rd_atom %llu/%llu: this side/the peer, 0: none or not known)",
+		    s->q.outs, (unsigned long long)mine.asked, (unsigned long long)peer->asked,
+		    (unsigned long long)mine.rd_atom, (unsigned long long)peer->rd_atom,
+		    (unsigned long long)mine.init_rd_atom, (unsigned long long)peer->init_rd_atom);
+	if (s->opt->outs > s->q.outs)
+		log_warn("-o/--outs %u is more than both sides allow (this device: max_qp_rd_atom %llu, max_qp_init_rd_atom %llu; the peer: -o %llu, %llu, %llu); using %u",
+			 s->opt->outs, (unsigned long long)mine.rd_atom, (unsigned long long)mine.init_rd_atom,
+			 (unsigned long long)peer->asked, (unsigned long long)peer->rd_atom,
+			 (unsigned long long)peer->init_rd_atom, s->q.outs);
 }
 
 static int setup_device(struct rb_session *s)
@@ -435,10 +470,7 @@ static int setup_device(struct rb_session *s)
 	uint64_t scratch[RB_MAX_COUNTERS];
 	int err;
 
-	if (o->rdma_cm)
-		err = cm_open(s);
-	else
-		err = device_open(o->ib_dev, o->ib_port, o->gid_index, &s->dev);
+	err = o->rdma_cm ? cm_open(s) : 0;
 	if (err)
 		return err;
 	log_verbose("device %s port %d GID index %d (%s)", s->dev.name, s->dev.port,
@@ -507,7 +539,10 @@ static int run_session(struct rb_session *s)
 		report_define(&r, s);
 	else if (report_open(&r, s))
 		return RB_EXIT_RUNTIME;
-	err = exchange_hello(s);
+	/* the device first: HELLO carries its limits (-R: rdma_cm picks it later) */
+	err = s->opt->rdma_cm ? 0 : device_open(s->opt->ib_dev, s->opt->ib_port, s->opt->gid_index, &s->dev);
+	if (!err)
+		err = exchange_hello(s);
 	if (!err)
 		err = setup_device(s);
 	if (!err)

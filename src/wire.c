@@ -286,6 +286,37 @@ int wire_error_decode(const uint8_t *buf, size_t len, char *msg, size_t cap)
 	return cur_consumed(&c);
 }
 
+static uint64_t min_nonzero(uint64_t m, uint64_t v)
+{
+	return v && (!m || v < m) ? v : m;
+}
+
+static uint64_t hello_value(const struct wire_hello *h, uint16_t id)
+{
+	for (int i = 0; i < h->nparams; i++)
+		if (h->params[i].id == id)
+			return h->params[i].value;
+	return 0;
+}
+
+void wire_hello_offer(const struct wire_hello *h, struct wire_rd_offer *o)
+{
+	o->asked = hello_value(h, WIRE_P_OUTS_ASKED);
+	o->rd_atom = hello_value(h, WIRE_P_RD_ATOM);
+	o->init_rd_atom = hello_value(h, WIRE_P_INIT_RD_ATOM);
+}
+
+unsigned wire_rd_depth(const struct wire_rd_offer *a, const struct wire_rd_offer *b)
+{
+	const uint64_t v[] = { a->asked, a->rd_atom, a->init_rd_atom,
+			       b->asked, b->rd_atom, b->init_rd_atom, 255 };
+	uint64_t m = 0;
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		m = min_nonzero(m, v[i]);
+	return (unsigned)m;
+}
+
 const char *wire_type_name(uint16_t type)
 {
 	static const char *const names[] = {

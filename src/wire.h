@@ -14,6 +14,9 @@
  *          u8 name_len, name bytes (the benchmark name, e.g. "rb_send_bw";
  *          printable ASCII, 0x20..0x7e).
  *          Unknown ids are kept (a newer peer) and reported as differences.
+ *          Most params must be equal on both sides; a few are offers that
+ *          may differ (the device's read/atomic limits, -o: struct
+ *          wire_rd_offer), from which both sides pick one value.
  *   QP     u16 count (1..WIRE_MAX_QPS), then count x 44 bytes:
  *          u32 qpn, u32 psn, u16 lid, u8 gid[16], u32 rkey, u64 addr,
  *          u32 mtu (bytes), u16 reserved(0)
@@ -74,6 +77,31 @@ struct wire_hello {
 	int nparams;
 	struct wire_param params[WIRE_MAX_PARAMS];
 };
+
+/*
+ * Outstanding RDMA reads/atomics: what each side offers in HELLO.  A QP's
+ * max_rd_atomic (requester) must not exceed the peer's max_dest_rd_atomic
+ * (responder), each bounded by its own device (max_qp_init_rd_atom,
+ * max_qp_rd_atom); both sides set both on every RC QP, so both use the
+ * smallest value either side offers.  0: no limit from that field (no -o;
+ * a device not known yet, as under -R before rdma_cm picks it).
+ */
+struct wire_rd_offer {
+	uint64_t asked;             /* -o/--outs */
+	uint64_t rd_atom;           /* max_qp_rd_atom */
+	uint64_t init_rd_atom;      /* max_qp_init_rd_atom */
+};
+
+/* Its HELLO param ids: apart from the compared ones (1, 2, ...), which
+ * must be equal on both sides. */
+enum { WIRE_P_OUTS_ASKED = 0x100, WIRE_P_RD_ATOM = 0x101, WIRE_P_INIT_RD_ATOM = 0x102 };
+#define WIRE_P_FIRST_OFFER WIRE_P_OUTS_ASKED
+
+/* The offer in a decoded HELLO (a missing id reads as 0: no limit). */
+void wire_hello_offer(const struct wire_hello *h, struct wire_rd_offer *o);
+/* The smallest nonzero value of both offers, at most 255 (a QP
+ * attribute holds 8 bits). */
+unsigned wire_rd_depth(const struct wire_rd_offer *a, const struct wire_rd_offer *b);
 
 struct wire_qp {
 	uint32_t qpn, psn;

@@ -34,6 +34,19 @@ static void fuzz_hdr(const uint8_t *data, size_t size)
 	same(out, WIRE_HDR_LEN, data, WIRE_HDR_LEN);
 }
 
+/* Whatever a peer offers for -o, the depth is 1..255 and the same
+ * whichever side computes it. */
+static void fuzz_offer(const struct wire_hello *m)
+{
+	struct wire_rd_offer peer, mine = { 0, 128, 16 };
+	unsigned d;
+
+	wire_hello_offer(m, &peer);
+	d = wire_rd_depth(&mine, &peer);
+	if (d < 1 || d > 16 || d != wire_rd_depth(&peer, &mine))
+		abort();
+}
+
 static void fuzz_hello(const uint8_t *data, size_t size)
 {
 	static struct wire_hello m;
@@ -41,6 +54,7 @@ static void fuzz_hello(const uint8_t *data, size_t size)
 	if (wire_hello_decode(data, size, &m))
 		return;
 	same(out, wire_hello_encode(&m, out, sizeof(out)), data, size);
+	fuzz_offer(&m);
 }
 
 static void fuzz_params(const uint8_t *data, size_t size)

@@ -189,6 +189,61 @@ static void test_hello(void)
 	is_int(wire_hello_encode(&in, buf, sizeof(buf)), -EINVAL, "HELLO encode of too many params");
 }
 
+/* -o: the offer travels in HELLO under its own ids, and a HELLO without
+ * them (or with a 0) reads as "no limit". */
+static void test_hello_offer(void)
+{
+	struct wire_hello in = sample_hello(), out;
+	struct wire_rd_offer o;
+	int len;
+
+	in.params[in.nparams++] = (struct wire_param){ WIRE_P_OUTS_ASKED, 4 };
+	in.params[in.nparams++] = (struct wire_param){ WIRE_P_RD_ATOM, 16 };
+	in.params[in.nparams++] = (struct wire_param){ WIRE_P_INIT_RD_ATOM, 128 };
+	len = wire_hello_encode(&in, buf, sizeof(buf));
+	is_int(len, 2 + 6 * 10 + 1 + 10, "HELLO with the -o offer encodes to 73 bytes");
+	ok(buf[32] == 1 && buf[33] == 0 && buf[41] == 4 && buf[42] == 1 && buf[43] == 1 &&
+	   buf[52] == 1 && buf[53] == 2 && buf[61] == 128,
+	   "offer ids 0x100/0x101/0x102 and values are big-endian, after the compared ids");
+	is_int(wire_hello_decode(buf, (size_t)len, &out), 0, "HELLO with the offer decodes");
+	wire_hello_offer(&out, &o);
+	ok(o.asked == 4 && o.rd_atom == 16 && o.init_rd_atom == 128, "the offer round trips (4, 16, 128)");
+	in = sample_hello();
+	wire_hello_offer(&in, &o);
+	ok(o.asked == 0 && o.rd_atom == 0 && o.init_rd_atom == 0, "a HELLO without the offer reads as no limit");
+}
+
+static unsigned depth(uint64_t a0, uint64_t a1, uint64_t a2, uint64_t b0, uint64_t b1, uint64_t b2)
+{
+	struct wire_rd_offer a = { a0, a1, a2 }, b = { b0, b1, b2 };
+	unsigned ab = wire_rd_depth(&a, &b), ba = wire_rd_depth(&b, &a);
+
+	return ab == ba ? ab : 9999;    /* both sides must pick the same */
+}
+
+static void test_rd_depth(void)
+{
+	unsigned bad = 0;
+
+	is_int(depth(0, 128, 128, 0, 128, 128), 128, "no -o, equal devices: the device maximum");
+	is_int(depth(0, 16, 16, 0, 128, 128), 16, "the responder's max_qp_rd_atom 16 bounds the requester");
+	is_int(depth(0, 128, 8, 0, 128, 128), 8, "this side's max_qp_init_rd_atom 8 bounds it");
+	is_int(depth(0, 16, 4, 0, 2, 128), 2, "asymmetric: the smallest of all four limits");
+	is_int(depth(1, 128, 128, 0, 128, 128), 1, "-o 1 on one side: 1 on both");
+	is_int(depth(8, 128, 128, 4, 128, 128), 4, "-o 8 and -o 4: 4");
+	is_int(depth(200, 128, 128, 0, 16, 16), 16, "-o 200 above the peer's limit 16: 16");
+	is_int(depth(0, 16, 16, 0, 0, 0), 16, "peer's device not known yet (-R): this side's limit");
+	is_int(depth(0, 0, 0, 0, 0, 0), 255, "nothing known: at most 255 (8-bit QP attribute)");
+	is_int(depth(1000, 0, 0, 0, 0, 0), 255, "-o past 255 from a peer: 255");
+	for (uint64_t a = 0; a < 6; a++)
+		for (uint64_t b = 0; b < 6; b++) {
+			unsigned d = depth(a, 5, 4, b, 3 + a, 6);
+
+			bad += d == 9999 || d > 4 || (a && d > a) || (b && d > b) || d > 3 + a || !d;
+		}
+	is_int(bad, 0, "36 combinations: same on both sides, never above any nonzero limit, never 0");
+}
+
 static void test_params(void)
 {
 	struct wire_param in[WIRE_MAX_PARAMS], out[WIRE_MAX_PARAMS];
@@ -262,6 +317,8 @@ int main(void)
 	test_qp_bytes();
 	test_qp();
 	test_hello();
+	test_hello_offer();
+	test_rd_depth();
 	test_params();
 	test_error();
 	test_names();
