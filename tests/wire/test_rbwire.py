@@ -194,6 +194,24 @@ if doc:
 else:
     ok(False, 'WRITE capture analysed', err)
 
+# a packet lost before the capture point (netem on the sender) is seen only
+# when go-back-N resends it: out of PSN order, after the message's Last
+lossy = write_frames(2)
+lost = lossy.pop(2)                       # message 1, PSN 1002 (a Middle)
+resend = [frame(A, B, roce(0x07 if k < 7 else 0x08, QB, 1000 + k, b'', 1024)) for k in range(2, 8)]
+frames = lossy[:7] + resend + lossy[7:]
+rc, doc, err, out = analyse(pcap(os.path.join(TMP, 'lossy.pcap'), frames))
+t = doc and doc['total']
+ok(t and t['message_sizes'].get('WRITE') == {'8192': 2} and t['retransmitted_packets'] == 5 and
+   t['incomplete_messages'] == 0 and t['packets_per_message'] == 8.0,
+   'a Middle lost before the capture, resent after the Last: 2 messages of 8192, 5 packets resent',
+   t or err)
+rc, doc, err, out = analyse(pcap(os.path.join(TMP, 'hole.pcap'), lossy[:7] + lossy[7:]))
+t = doc and doc['total']
+ok(t and t['message_sizes'].get('WRITE') == {'8192': 1} and t['incomplete_messages'] == 1 and
+   'PSN missing from the capture' in err,
+   'a PSN never captured: 1 message, 1 incomplete, said on stderr', (t, err))
+
 # --- --result: the benchmark's counts against the wire's ------------------------------
 
 RESULT = '''# rdmabench RDMA write bandwidth
