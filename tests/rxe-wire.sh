@@ -11,6 +11,11 @@ WHAT="the two-guest rxe test bed (rb-wire)"
 command -v tcpdump >/dev/null || skip "no tcpdump (Debian: tcpdump; scripts/rb-testbed --install)"
 command -v python3 >/dev/null || skip "no python3"
 testbed_ready
+# guest B says "done" there; guest A waits for it (tests/wire/server.sh)
+mkdir -p "$top_builddir/.cache" || skip "cannot write $top_builddir/.cache"
+RB_WIRE_SHARED=$(mktemp -d "$top_builddir/.cache/wire.XXXXXX") || skip "mktemp failed"
+export RB_WIRE_SHARED
+trap 'rm -rf "$RB_WIRE_SHARED"' EXIT
 run_tap bash "$testbed" --two-guests --mode vm --timeout "${RB_TESTBED_TIMEOUT:-600}" "${shares[@]}" \
 	--server-cmd "bash '$top_srcdir/tests/wire/server.sh'" \
 	-- env RB_TESTS='../wire/t_*.sh' bash "$run_all"

@@ -13,5 +13,11 @@ while read -r name port prog args; do
 	pids+=($!)
 done </tmp/wire-cases
 for p in "${pids[@]}"; do wait "$p" || st=1; done
+if [ -n "${RB_WIRE_SHARED:-}" ]; then
+	for _ in $(seq 2000); do
+		[ -e "$RB_WIRE_SHARED/done" ] && break
+		sleep 0.2
+	done
+fi
 for f in /tmp/wire-*.err; do sed "s|^|server ${f#/tmp/wire-}: |" "$f" >&2; done
 exit "$st"

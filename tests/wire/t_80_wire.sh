@@ -5,7 +5,8 @@
 # message, ACKs, retransmissions.  The last run drops 5 % of the UDP 4791
 # packets this guest sends (tc netem behind a u32 filter) and must show
 # retransmissions and still complete.  Skips (not a pass) outside that test
-# bed (RB_PEER unset) or without tcpdump.
+# bed (RB_PEER unset) or without tcpdump.  At the end it writes
+# $RB_WIRE_SHARED/done: guest A waits for it.
 
 . "$top_srcdir/tests/wire/cases.sh"
 rb_wire=$top_builddir/scripts/rb-wire
@@ -124,3 +125,4 @@ else
 		tap_ok 1 "rb-wire: loss injection: tc netem could not be set up on eth0"
 	fi
 fi
+[ -z "${RB_WIRE_SHARED:-}" ] || touch "$RB_WIRE_SHARED/done"
