@@ -16,6 +16,6 @@ mkdir -p "$top_builddir/.cache" || skip "cannot write $top_builddir/.cache"
 RB_WIRE_SHARED=$(mktemp -d "$top_builddir/.cache/wire.XXXXXX") || skip "mktemp failed"
 export RB_WIRE_SHARED
 trap 'rm -rf "$RB_WIRE_SHARED"' EXIT
-run_tap bash "$testbed" --two-guests --mode vm --timeout "${RB_TESTBED_TIMEOUT:-600}" "${shares[@]}" \
+run_tap bash "$testbed" --two-guests --mode vm --timeout "${RB_TESTBED_TIMEOUT:-1200}" "${shares[@]}" \
 	--server-cmd "bash '$top_srcdir/tests/wire/server.sh'" \
 	-- env RB_TESTS='../wire/t_*.sh' bash "$run_all"

@@ -8,7 +8,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 st=0 pids=()
 wire_cases >/tmp/wire-cases
 while read -r name port prog args; do
-	timeout -k 5 300 "$RB_BIN/$prog" -d "$RB_DEV" -x "$RB_GID_INDEX" -p "$port" $args \
+	timeout -k 5 1000 "$RB_BIN/$prog" -d "$RB_DEV" -x "$RB_GID_INDEX" -p "$port" $args \
 		>/dev/null 2>/tmp/wire-$name.err </dev/null &
 	pids+=($!)
 done </tmp/wire-cases
