@@ -30,7 +30,7 @@ def key(path):
 def figure(res):
     r = res.rows[0]
     if res.kind == 'bw':
-        return '%.2f MiB/s' % r['bw_avg_mibps']
+        return '%.3g MiB/s' % r['bw_avg_mibps']
     return '%.1f us p50' % r['lat_p50_us']
 
 
@@ -46,7 +46,8 @@ def row(pcap):
     chk = d['result_check']['rows'][0]
     ops = ', '.join('%s %d' % (o['name'].replace('RC ', '').replace('RDMA ', ''), o['packets'])
                     for o in t['opcodes'])
-    mtu = t['path_mtu_bytes'] or ('>=%d' % t['path_mtu_at_least_bytes'])
+    least = t['path_mtu_at_least_bytes']
+    mtu = t['path_mtu_bytes'] or ('>=%d' % least if least else '-')
     naks = sum(t['naks'].values())
     return ('| %s | %s | %s | %d/%d %s | %s | %.2f | %s | %s | %d (%d PSNs) | %d | %.3f |'
             % (name, figure(rbresults.read(csv)), ops, chk['wire_messages'], chk['bench_messages'],
