@@ -1,5 +1,5 @@
 # bash completion for rdmabench: the eight benchmarks, rb_devices,
-# rb-testbed, rb-plot, rb-compare, rb-campaign, rb-regress, rb-heatmap, rb_mpi.  The options come
+# rb-testbed, rb-plot, rb-compare, rb-campaign, rb-regress, rb-heatmap, rb-wire, rb_mpi.  The options come
 # from the program's own --help each time, so they never drift from the
 # program; only the values of a few options are known here.  Needs no
 # bash-completion package (uses it when present).
@@ -85,6 +85,12 @@ _rdmabench_values()
 		done
 		;;
 	--mode) printf '%s\n' auto vm host ;;
+	--interface)
+		for d in /sys/class/net/*; do
+			[ -e "$d" ] && printf '%s\n' "${d##*/}"
+		done
+		;;
+	--result) echo @file ;;
 	-W | --report-counters) echo @counters ;;
 	--csv | --json | -H | --histogram | --raw) echo @file ;;
 	--share) echo @dir ;;
@@ -151,6 +157,17 @@ _rdmabench()
 		return 0
 	fi
 
+	# rb-wire: its mode first, then the capture file
+	if [ "${cmd##*/}" = rb-wire ] && [[ $cur != -* ]]; then
+		if ((COMP_CWORD == 1)); then
+			mapfile -t COMPREPLY < <(compgen -W "capture analyse" -- "$cur")
+		else
+			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+			compopt -o filenames 2>/dev/null
+		fi
+		return 0
+	fi
+
 	case $cur in
 	--*) mapfile -t COMPREPLY < <(compgen -W "$(_rdmabench_options "$cmd" | grep -- '^--')" -- "$cur") ;;
 	-*) mapfile -t COMPREPLY < <(compgen -W "$(_rdmabench_options "$cmd")" -- "$cur") ;;
@@ -161,6 +178,6 @@ _rdmabench()
 }
 
 # Every installed program; Makefile.am links each name to this file.
-_rdmabench_programs="rb_send_bw rb_send_lat rb_write_bw rb_write_lat rb_read_bw rb_read_lat rb_atomic_bw rb_atomic_lat rb_devices rb-testbed rb-plot rb-compare rb-campaign rb-regress rb-heatmap rb_mpi"
+_rdmabench_programs="rb_send_bw rb_send_lat rb_write_bw rb_write_lat rb_read_bw rb_read_lat rb_atomic_bw rb_atomic_lat rb_devices rb-testbed rb-plot rb-compare rb-campaign rb-regress rb-heatmap rb-wire rb_mpi"
 # shellcheck disable=SC2086
 complete -F _rdmabench $_rdmabench_programs

@@ -1,0 +1,11 @@
+# shellcheck shell=bash
+# The runs of tests/rxe-wire.sh, one a line: "NAME PORT PROGRAM ARGS".
+# Sourced by both guests (tests/wire/server.sh in guest A, the server side;
+# tests/wire/t_80_wire.sh in guest B, the client side under rb-wire), so
+# both give each run the same options and port.
+wire_cases() {
+	echo "send_lat 18700 rb_send_lat -s 2 -n 20 --warmup 5"
+	echo "write_bw 18701 rb_write_bw -s 8K -n 20"
+	echo "read_lat 18702 rb_read_lat -s 64 -n 20 --warmup 5"
+	echo "loss 18703 rb_write_bw -s 8K -n 50"
+}
