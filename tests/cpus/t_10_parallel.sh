@@ -1,0 +1,138 @@
+# Parallel instances do not stack on one CPU (the CPU claims of
+# src/cpuclaim.c, under /run/rdmabench): four rb_write_bw pairs started
+# together on four ports, in one guest of --cpus 8 (tests/rxe-cpus.sh), each
+# measuring thread on a CPU of its own, read from each side's CSV metadata
+# (cpu, placement).  With fewer than 8 CPUs, 8 threads must share: then the
+# four servers are distinct, the four clients distinct, no server is on its
+# own client's CPU, and the sharing is said.  Then: claims end with their
+# process (a later pair gets the first CPUs back); all CPUs claimed by
+# others: a pair still runs, apart, says "shared" on stderr and in the
+# metadata; --cpu N already claimed: honoured, with a warning.
+[ "$(id -u)" = 0 ] && RB_LOCKS=/run/rdmabench || RB_LOCKS=${XDG_RUNTIME_DIR:-/tmp/rdmabench-$(id -u)}
+NCPU=$(nproc)
+
+cpu_of() { # FILE: the "# cpu=" metadata value
+	sed -n 's/^# cpu=//p' "$1" 2>/dev/null
+}
+
+# PAIRS PORT0 ARGS: PAIRS pairs, servers first (each listening), then the
+# clients; files sN.csv/cN.csv; true when all exited 0.
+pairs_run() {
+	local n=$1 p0=$2 args=$3 i sides=()
+	for ((i = 0; i < n; i++)); do
+		rb_start s$i "$(rb_cmd rb_write_bw) -p $((p0 + i)) $args --csv=\$RB_CASE_DIR/s$i.csv"
+		wait_listen $((p0 + i)) || echo "nothing listens on $((p0 + i))" >>"$RB_CASE_DIR/s$i.err"
+		sides+=("s$i" "c$i")
+	done
+	for ((i = 0; i < n; i++)); do
+		rb_start c$i "$(rb_cmd rb_write_bw) -p $((p0 + i)) $args --csv=\$RB_CASE_DIR/c$i.csv \"\$RB_IP\""
+	done
+	rb_wait "${sides[@]}" && return 0
+	for i in "${sides[@]}"; do
+		tap_diag "$i: exit $(cat "$RB_CASE_DIR/$i.rc"): $(tail -n 3 "$RB_CASE_DIR/$i.err")"
+	done
+	return 1
+}
+
+# The "# cpu=" values of FILES, one line; says when one is not a number.
+cpus_of() {
+	local f v out=""
+	for f in "$@"; do
+		v=$(cpu_of "$RB_CASE_DIR/$f.csv")
+		[[ $v =~ ^[0-9]+$ ]] || tap_diag "$f.csv: cpu='$v', expected one CPU"
+		out+="${v:-?} "
+	done
+	echo "$out"
+}
+
+distinct() { # WHAT VALUES...
+	local what=$1
+	shift
+	[ "$(printf '%s\n' "$@" | sort -u | wc -l)" = $# ] && return 0
+	tap_diag "$what: CPUs $*: not distinct"
+	return 1
+}
+
+if [ "$NCPU" -lt 4 ]; then
+	tap_skip "four parallel pairs" "$NCPU CPUs here, 4 or more needed (rb-testbed --cpus 8)"
+	return 0
+fi
+
+rb_case "four pairs"
+t0=$SECONDS
+pairs_run 4 18600 "-s 4096 -D 2" && st=0 || st=1
+S=$(cpus_of s0 s1 s2 s3)
+C=$(cpus_of c0 c1 c2 c3)
+tap_diag "$NCPU CPUs: servers on CPUs $S, clients on CPUs $C ($((SECONDS - t0)) s)"
+# shellcheck disable=SC2086
+[ "$st" = 0 ] && distinct servers $S && distinct clients $C
+tap_ok $? "four rb_write_bw pairs at once: four servers on four CPUs, four clients on four CPUs"
+read -ra s <<<"$S"
+read -ra c <<<"$C"
+st2=$st
+for i in 0 1 2 3; do
+	[ "${s[$i]}" != "${c[$i]}" ] || { tap_diag "pair $i: server and client both on CPU ${s[$i]}"; st2=1; }
+done
+tap_ok "$st2" "no server shares a CPU with its own client"
+if [ "$NCPU" -ge 8 ]; then
+	# shellcheck disable=SC2086
+	[ "$st" = 0 ] && distinct "all eight" $S $C && ! grep -l 'placement=.*shared:' "$RB_CASE_DIR"/[sc]?.csv
+	tap_ok $? "eight measuring threads on eight CPUs, none shared"
+else
+	[ "$st" = 0 ] && [ "$(grep -l "placement=.*shared: all $NCPU CPUs of" "$RB_CASE_DIR"/[sc]?.csv | wc -l)" = $((8 - NCPU)) ] &&
+		[ "$(grep -l 'is shared with' "$RB_CASE_DIR"/[sc]?.err | wc -l)" = $((8 - NCPU)) ]
+	tap_ok $? "$NCPU CPUs for eight threads: $((8 - NCPU)) say they share (metadata, stderr)"
+fi
+
+# hold LIST: hold the slot-0 lock file of each CPU of LIST as another
+# instance would (flock(1)), until unhold.
+holders=()
+hold() {
+	local c
+	mkdir -p "$RB_LOCKS"
+	for c in "$@"; do
+		flock -n "$RB_LOCKS/cpu$c.0" sleep 600 &
+		holders+=($!)
+	done
+	sleep 0.5
+}
+unhold() {
+	kill "${holders[@]}" 2>/dev/null
+	wait "${holders[@]}" 2>/dev/null
+	holders=()
+}
+
+claim_of() { # FILE: the lock file named in the placement note
+	sed -n 's/^# placement=.*claim \([^ ,)]*\).*/\1/p' "$1"
+}
+
+# The eight claims ended with their processes: the client claims CPU 1's
+# slot 0 again.  And --cpu 2 while CPU 2 is claimed: honoured, with a
+# warning, said in the metadata.
+rb_case "released and cpu given"
+hold 2
+rb_pair "released and cpu given" "$(rb_cmd rb_write_bw) -s 4096 -n 200 --cpu 2 --csv=\$RB_CASE_DIR/server.csv" \
+	"$(rb_cmd rb_write_bw) -s 4096 -n 200 --csv=\$RB_CASE_DIR/client.csv \"\$RB_IP\""
+st=$?
+c=$(claim_of "$RB_CASE_DIR/client.csv")
+[ "$st" = 0 ] && [ "$(cpu_of "$RB_CASE_DIR/client.csv")" = 1 ] && [ "$c" = "$RB_LOCKS/cpu1.0" ] ||
+	{ tap_diag "client: cpu $(cpu_of "$RB_CASE_DIR/client.csv"), claim '$c'"; st=1; }
+tap_ok "$st" "the claims end with their processes: the next client claims $RB_LOCKS/cpu1.0 again"
+[ "$st" = 0 ] && [ "$(cpu_of "$RB_CASE_DIR/server.csv")" = 2 ] &&
+	grep -q -- '--cpu 2: that CPU is also used by 1 other rdmabench instance' "$RB_CASE_DIR/server.err" &&
+	grep -q "placement=--cpu: .*claim $RB_LOCKS/cpu2.1, shared" "$RB_CASE_DIR/server.csv"
+tap_ok $? "--cpu 2 already claimed: runs on CPU 2, warns, the metadata says shared"
+
+# Every CPU held by someone else: the pair runs, server and client still
+# apart, and each says it shares, once on stderr and in the metadata.
+rb_case "all taken"
+for ((i = 0; i < NCPU; i++)); do [ "$i" = 2 ] || hold "$i"; done
+pairs_run 1 18620 "-s 4096 -n 200" && st=0 || st=1
+unhold
+read -ra sc <<<"$(cpus_of s0 c0)"
+[ "$st" = 0 ] && [ "${sc[0]}" != "${sc[1]}" ] &&
+	grep -q "placement=.*shared: all $NCPU CPUs of .*taken by other rdmabench instances" "$RB_CASE_DIR/s0.csv" &&
+	grep -q "placement=.*shared: all $NCPU CPUs of" "$RB_CASE_DIR/c0.csv" &&
+	[ "$(grep -c 'is shared with 1 other rdmabench instance' "$RB_CASE_DIR/s0.err")" = 1 ] &&
+	grep -q 'is shared with 1 other rdmabench instance' "$RB_CASE_DIR/c0.err"
+tap_ok $? "all $NCPU CPUs claimed by others: runs on CPUs ${sc[*]}, says 'shared' once on stderr and in the metadata"
