@@ -1,13 +1,15 @@
 # Parallel instances do not stack on one CPU (the CPU claims of
 # src/cpuclaim.c, under /run/rdmabench): four rb_write_bw pairs started
-# together on four ports, in one guest of --cpus 8 (tests/rxe-cpus.sh), each
+# together on four ports, in one guest of --cpus 8 (tests/rxe-cpus.sh): each
 # measuring thread on a CPU of its own, read from each side's CSV metadata
-# (cpu, placement).  With fewer than 8 CPUs, 8 threads must share: then the
-# four servers are distinct, the four clients distinct, no server is on its
-# own client's CPU, and the sharing is said.  Then: claims end with their
-# process (a later pair gets the first CPUs back); all CPUs claimed by
-# others: a pair still runs, apart, says "shared" on stderr and in the
-# metadata; --cpu N already claimed: honoured, with a warning.
+# (cpu, placement) and, while all eight run, from outside
+# (/proc/PID/status).  With fewer than 8 CPUs (RB_TESTBED_CPUS=4) eight
+# threads must share: then the four servers are distinct, the four clients
+# distinct, no server is on its own client's CPU, and the sharing is said.
+# Then: claims end with their process (a later client gets CPU 1's slot 0
+# back); --cpu N already claimed: honoured, with a warning; all CPUs claimed
+# by others: a pair still runs, apart, says "shared" on stderr and in the
+# metadata.
 [ "$(id -u)" = 0 ] && RB_LOCKS=/run/rdmabench || RB_LOCKS=${XDG_RUNTIME_DIR:-/tmp/rdmabench-$(id -u)}
 NCPU=$(nproc)
 
@@ -34,6 +36,23 @@ pairs_run() {
 	return 1
 }
 
+# pins_watch FILE: until FILE.stop exists, the largest set of rb_write_bw
+# processes seen pinned to one CPU at once, as "PID CPU" lines (their
+# /proc/PID/status Cpus_allowed_list) into FILE.
+pins_watch() {
+	local now best=0 n pid c
+	while [ ! -e "$1.stop" ]; do
+		now=""
+		for pid in $(pgrep -x rb_write_bw); do
+			c=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$pid/status" 2>/dev/null)
+			[[ $c =~ ^[0-9]+$ ]] && now+="$pid $c"$'\n'
+		done
+		n=$(grep -c . <<<"$now")
+		[ "$n" -gt "$best" ] && best=$n && printf '%s' "$now" >"$1"
+		sleep 0.2
+	done
+}
+
 # The "# cpu=" values of FILES, one line; says when one is not a number.
 cpus_of() {
 	local f v out=""
@@ -58,15 +77,30 @@ if [ "$NCPU" -lt 4 ]; then
 	return 0
 fi
 
-rb_case "four pairs"
-t0=$SECONDS
-pairs_run 4 18600 "-s 4096 -D 2" && st=0 || st=1
+# Started together, they must also run together for the claims to matter:
+# a watcher reads, while they run, each one's CPU from outside
+# (/proc/PID/status) and keeps the most seen pinned at once.  On a host so
+# loaded that the eight never overlapped, once more with a longer -D.
+for D in 2 6; do
+	rb_case "four pairs"
+	t0=$SECONDS
+	pins_watch "$RB_CASE_DIR/pins" &
+	w=$!
+	pairs_run 4 18600 "-s 4096 -D $D" && st=0 || st=1
+	touch "$RB_CASE_DIR/pins.stop"
+	wait "$w"
+	held=$(grep -c . "$RB_CASE_DIR/pins" 2>/dev/null)
+	tap_diag "-D $D: at most ${held:-0} pinned at once ($((SECONDS - t0)) s), on CPUs $(awk '{print $2}' "$RB_CASE_DIR/pins" 2>/dev/null | sort -n | tr '\n' ' ')"
+	[ "${held:-0}" -ge 8 ] && break
+done
 S=$(cpus_of s0 s1 s2 s3)
 C=$(cpus_of c0 c1 c2 c3)
-tap_diag "$NCPU CPUs: servers on CPUs $S, clients on CPUs $C ($((SECONDS - t0)) s)"
+tap_diag "$NCPU CPUs: servers on CPUs $S, clients on CPUs $C"
+[ "$st" = 0 ] && [ "${held:-0}" -ge 8 ] || { tap_diag "the eight processes were not all pinned at once"; st=1; }
+tap_ok "$st" "four rb_write_bw pairs run at once: eight processes seen pinned together (/proc/PID/status)"
 # shellcheck disable=SC2086
 [ "$st" = 0 ] && distinct servers $S && distinct clients $C
-tap_ok $? "four rb_write_bw pairs at once: four servers on four CPUs, four clients on four CPUs"
+tap_ok $? "four pairs at once: four servers on four CPUs, four clients on four CPUs (metadata cpu)"
 read -ra s <<<"$S"
 read -ra c <<<"$C"
 st2=$st
@@ -75,9 +109,10 @@ for i in 0 1 2 3; do
 done
 tap_ok "$st2" "no server shares a CPU with its own client"
 if [ "$NCPU" -ge 8 ]; then
-	# shellcheck disable=SC2086
-	[ "$st" = 0 ] && distinct "all eight" $S $C && ! grep -l 'placement=.*shared:' "$RB_CASE_DIR"/[sc]?.csv
-	tap_ok $? "eight measuring threads on eight CPUs, none shared"
+	# shellcheck disable=SC2086,SC2046
+	[ "$st" = 0 ] && distinct "all eight" $S $C && distinct "seen from outside" $(awk '{print $2}' "$RB_CASE_DIR/pins") &&
+		! grep -l 'placement=.*shared:' "$RB_CASE_DIR"/[sc]?.csv
+	tap_ok $? "eight measuring threads on eight CPUs, none shared (metadata; /proc/PID/status while all ran)"
 else
 	[ "$st" = 0 ] && [ "$(grep -l "placement=.*shared: all $NCPU CPUs of" "$RB_CASE_DIR"/[sc]?.csv | wc -l)" = $((8 - NCPU)) ] &&
 		[ "$(grep -l 'is shared with' "$RB_CASE_DIR"/[sc]?.err | wc -l)" = $((8 - NCPU)) ]
