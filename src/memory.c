@@ -111,15 +111,16 @@ static int cpuset_role_order(const cpu_set_t *set, bool client, int *order)
 	return n;
 }
 
-/* "(the first free of WHERE's CPUS, claim PATH)" and the like, into buf. */
+/* How the CPU was chosen, for the placement note: "the first free CPU of
+ * node 0, claim /run/rdmabench/cpu2.0" and the like, into buf. */
 static void claim_text(const struct placement *p, const char *where, int ncpus,
 		       bool client, char *buf, size_t len)
 {
 	const struct cpuclaim *c = &p->claim;
 
 	if (c->fd < 0)
-		snprintf(buf, len, "no CPU claim (no usable lock folder: /run/rdmabench, "
-			 "$XDG_RUNTIME_DIR/rdmabench, /tmp/rdmabench-UID): %s of %s",
+		snprintf(buf, len, "no CPU claim (no usable lock folder, or every slot taken: "
+			 "--verbose says which): %s of %s",
 			 client ? "the client takes the second" : "the server takes the first", where);
 	else if (c->slot == 0)
 		snprintf(buf, len, "the first free CPU of %s, claim %s%s", where, c->path,
