@@ -10,5 +10,5 @@ WHAT="the 8-vCPU rxe test bed"
 . "${0%/*}/testbed-tap.sh"
 
 testbed_ready
-run_tap bash "$testbed" --cpus "${RB_TESTBED_CPUS:-8}" --mode vm --timeout "${RB_TESTBED_TIMEOUT:-600}" \
+run_tap bash "$testbed" --cpus "${RB_TESTBED_CPUS:-8}" --mode vm --timeout "${RB_TESTBED_TIMEOUT:-1200}" \
 	"${shares[@]}" -- env RB_TESTS='../cpus/t_*.sh' bash "$run_all"
