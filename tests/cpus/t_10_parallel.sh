@@ -75,11 +75,36 @@ if [ "$NCPU" -lt 4 ]; then
 	return 0
 fi
 
+# The four pairs' CPUs (S: servers', C: clients'), all eight having run at
+# once: four servers on four CPUs, four clients on four, no server on its
+# own client's, and with 8 CPUs none shared (else the sharing said).
+check_four() {
+	local s c i st=0
+	# shellcheck disable=SC2086
+	distinct servers $S && distinct clients $C
+	tap_ok $? "four pairs at once: four servers on four CPUs, four clients on four CPUs (metadata cpu)"
+	read -ra s <<<"$S"
+	read -ra c <<<"$C"
+	for i in 0 1 2 3; do
+		[ "${s[$i]}" != "${c[$i]}" ] || { tap_diag "pair $i: server and client both on CPU ${s[$i]}"; st=1; }
+	done
+	tap_ok "$st" "no server shares a CPU with its own client"
+	if [ "$NCPU" -ge 8 ]; then
+		# shellcheck disable=SC2086
+		distinct "all eight" $S $C && ! grep -l 'placement=.*shared:' "$RB_CASE_DIR"/[sc]?.csv
+		tap_ok $? "eight measuring threads on eight CPUs, none shared (metadata cpu and placement)"
+	else
+		[ "$(grep -l "placement=.*shared: all $NCPU CPUs of" "$RB_CASE_DIR"/[sc]?.csv | wc -l)" = $((8 - NCPU)) ] &&
+			[ "$(grep -l 'is shared with' "$RB_CASE_DIR"/[sc]?.err | wc -l)" = $((8 - NCPU)) ]
+		tap_ok $? "$NCPU CPUs for eight threads: $((8 - NCPU)) say they share (metadata, stderr)"
+	fi
+}
+
 # Started together, they must also run together for the claims to matter:
 # a watcher keeps the most claims (flock locks) seen held at once, by how
 # many processes.  On a host so
 # loaded that the eight never overlapped, once more with a longer -D.
-for D in 2 6; do
+for D in 2 8; do
 	rb_case "four pairs"
 	t0=$SECONDS
 	locks_watch "$RB_CASE_DIR/locks" &
@@ -87,6 +112,7 @@ for D in 2 6; do
 	pairs_run 4 18600 "-s 4096 -D $D" && st=0 || st=1
 	touch "$RB_CASE_DIR/locks.stop"
 	wait "$w"
+	[ "$st" = 0 ] || break
 	held=$(awk '{print $5}' "$RB_CASE_DIR/locks" 2>/dev/null | sort -u | grep -c .)
 	tap_diag "-D $D: at most ${held:-0} processes held a claim at once ($((SECONDS - t0)) s)"
 	[ "${held:-0}" -ge 8 ] && break
@@ -94,26 +120,17 @@ done
 S=$(cpus_of s0 s1 s2 s3)
 C=$(cpus_of c0 c1 c2 c3)
 tap_diag "$NCPU CPUs: servers on CPUs $S, clients on CPUs $C"
-[ "$st" = 0 ] && [ "${held:-0}" -ge 8 ] || { tap_diag "the eight processes did not all hold their claims at once"; st=1; }
-tap_ok "$st" "four rb_write_bw pairs run at once: eight processes seen holding their claims together (/proc/locks)"
-# shellcheck disable=SC2086
-[ "$st" = 0 ] && distinct servers $S && distinct clients $C
-tap_ok $? "four pairs at once: four servers on four CPUs, four clients on four CPUs (metadata cpu)"
-read -ra s <<<"$S"
-read -ra c <<<"$C"
-st2=$st
-for i in 0 1 2 3; do
-	[ "${s[$i]}" != "${c[$i]}" ] || { tap_diag "pair $i: server and client both on CPU ${s[$i]}"; st2=1; }
-done
-tap_ok "$st2" "no server shares a CPU with its own client"
-if [ "$NCPU" -ge 8 ]; then
-	# shellcheck disable=SC2086
-	[ "$st" = 0 ] && distinct "all eight" $S $C && ! grep -l 'placement=.*shared:' "$RB_CASE_DIR"/[sc]?.csv
-	tap_ok $? "eight measuring threads on eight CPUs, none shared (metadata cpu and placement)"
+tap_ok "$st" "four rb_write_bw pairs started together on four ports all ran"
+if [ "$st" = 0 ] && [ "${held:-0}" -lt 8 ]; then
+	# Claims only keep apart what runs at the same time: with no moment
+	# where all eight ran, distinct CPUs would prove nothing (nor their
+	# absence disprove anything).
+	why="the eight never held their claims at once (at most ${held:-0}, /proc/locks): host too loaded"
+	tap_skip "four pairs at once: distinct CPUs" "$why"
+	tap_skip "no server shares a CPU with its own client" "$why"
+	tap_skip "eight measuring threads on eight CPUs" "$why"
 else
-	[ "$st" = 0 ] && [ "$(grep -l "placement=.*shared: all $NCPU CPUs of" "$RB_CASE_DIR"/[sc]?.csv | wc -l)" = $((8 - NCPU)) ] &&
-		[ "$(grep -l 'is shared with' "$RB_CASE_DIR"/[sc]?.err | wc -l)" = $((8 - NCPU)) ]
-	tap_ok $? "$NCPU CPUs for eight threads: $((8 - NCPU)) say they share (metadata, stderr)"
+	check_four
 fi
 
 # hold LIST: hold the slot-0 lock file of each CPU of LIST as another
