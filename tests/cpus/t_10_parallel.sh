@@ -102,8 +102,9 @@ check_four() {
 
 # Started together, they must also run together for the claims to matter:
 # a watcher keeps the most claims (flock locks) seen held at once, by how
-# many processes.  On a host so
-# loaded that the eight never overlapped, once more with a longer -D.
+# many processes.  On a host so loaded that the eight never overlapped,
+# once more with a longer -D; still not: the CPU checks are skipped, saying
+# why.
 for D in 2 8; do
 	rb_case "four pairs"
 	t0=$SECONDS
