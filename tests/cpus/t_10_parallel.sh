@@ -121,7 +121,7 @@ check_four() {
 # why.  -e (completion events): eight threads that sleep between
 # completions leave the emulated CPUs to the ones still starting, so that
 # the eight overlap; the placement is the same as with busy polling.
-for D in 2 20; do
+for D in 6 20; do
 	rb_case "four pairs"
 	t0=$SECONDS
 	locks_watch "$RB_CASE_DIR/locks" &
