@@ -88,25 +88,79 @@ static int cpuset_first(const cpu_set_t *set)
 }
 
 /*
- * The CPU of set that a side pins its thread to: the server takes the
- * first, the client the second (the first when set has one).  Both sides
- * of a test on one host (loopback) then never share a CPU: two busy-polling
- * loops on one CPU take turns at the scheduler's tick, and a ping-pong round
- * trip becomes two ticks (8 ms at HZ=250) instead of microseconds.
+ * The CPUs of set in the order a side tries them: the server from the
+ * first, the client from the second (the first last).  Both sides of a
+ * test on one host (loopback) then start apart even without claims: two
+ * busy-polling loops on one CPU take turns at the scheduler's tick, and a
+ * ping-pong round trip becomes two ticks (8 ms at HZ=250) instead of
+ * microseconds.  Their count.
  */
-static int cpuset_for_role(const cpu_set_t *set, bool client)
+static int cpuset_role_order(const cpu_set_t *set, bool client, int *order)
 {
-	int first = cpuset_first(set);
+	int n = 0;
 
-	for (int c = first + 1; client && first >= 0 && c < CPU_SETSIZE; c++)
+	for (int c = 0; c < CPU_SETSIZE; c++)
 		if (CPU_ISSET(c, set))
-			return c;
-	return first;
+			order[n++] = c;
+	if (client && n > 1) {
+		int first = order[0];
+
+		memmove(order, order + 1, (size_t)(n - 1) * sizeof(*order));
+		order[n - 1] = first;
+	}
+	return n;
 }
 
-static const char *role_cpu(bool client)
+/* How the CPU was chosen, for the placement note: "the first free CPU of
+ * node 0, claim /run/rdmabench/cpu2.0" and the like, into buf. */
+static void claim_text(const struct placement *p, const char *where, int ncpus,
+		       bool client, char *buf, size_t len)
 {
-	return client ? "the client takes the second" : "the server takes the first";
+	const struct cpuclaim *c = &p->claim;
+
+	if (c->fd < 0)
+		snprintf(buf, len, "no CPU claim (no usable lock folder, or every slot taken: "
+			 "--verbose says which): %s of %s",
+			 client ? "the client takes the second" : "the server takes the first", where);
+	else if (c->slot == 0)
+		snprintf(buf, len, "the first free CPU of %s, claim %s%s", where, c->path,
+			 ncpus == 1 ? ", its only one: yields when idle" : "");
+	else
+		snprintf(buf, len, "shared: all %d CPUs of %s taken by other rdmabench instances, "
+			 "claim %s, yields when idle", ncpus, where, c->path);
+}
+
+/* A shared CPU is said once on stderr, where the figures will suffer. */
+static void claim_warn(const struct placement *p, const char *where, int ncpus)
+{
+	if (p->claim.slot > 0)
+		log_warn("CPU %d is shared with %d other rdmabench instance%s: all %d CPUs of %s "
+			 "are taken (claims in %.*s); figures may suffer", p->claim.cpu,
+			 p->claim.slot, p->claim.slot > 1 ? "s" : "", ncpus, where,
+			 (int)(strrchr(p->claim.path, '/') - p->claim.path), p->claim.path);
+}
+
+/*
+ * The CPU of set that a side pins its thread to, claimed host-wide
+ * (cpuclaim.h): the first free one in the side's order, else the least
+ * shared.  Without a lock folder, the first in the side's order, unclaimed.
+ */
+static int cpu_claim(const cpu_set_t *set, bool client, struct placement *p)
+{
+	int order[CPU_SETSIZE];
+	int n = cpuset_role_order(set, client, order);
+	char dir[128] = "";
+	int err = cpuclaim_dir(dir, sizeof(dir));
+
+	if (!err)
+		err = cpuclaim_take(&p->claim, dir, order, n);
+	if (err) {
+		log_verbose("CPU claim: none (%s; lock folder %s)", strerror(-err),
+			    dir[0] ? dir : "none usable");
+		return n ? order[0] : -1;
+	}
+	p->shares_cpu = p->claim.slot > 0;
+	return p->claim.cpu;
 }
 
 static int thread_pin(const cpu_set_t *set, const char *what)
@@ -153,6 +207,32 @@ static void note_remote(struct placement *p, int dev_node, const char *what)
 			 dev_node);
 }
 
+/* --cpu N is honoured as given; it is claimed too, so that the instances
+ * that choose for themselves avoid it, and sharing it is said (never an
+ * error).  A list of CPUs is not claimed. */
+static void cpu_claim_given(struct placement *p)
+{
+	char dir[128];
+
+	if (p->cpu < 0 || cpuclaim_dir(dir, sizeof(dir)) ||
+	    cpuclaim_take(&p->claim, dir, &p->cpu, 1))
+		return;
+	p->shares_cpu = p->claim.slot > 0;
+	if (p->shares_cpu)
+		log_warn("--cpu %d: that CPU is also used by %d other rdmabench instance%s "
+			 "(claims in %s); figures may suffer", p->cpu, p->claim.slot,
+			 p->claim.slot > 1 ? "s" : "", dir);
+}
+
+static void note_given(struct placement *p)
+{
+	size_t used = strlen(p->note);
+
+	if (p->claim.fd >= 0)
+		snprintf(p->note + used, sizeof(p->note) - used, "; claim %s%s", p->claim.path,
+			 p->shares_cpu ? ", shared with other rdmabench instances: yields when idle" : "");
+}
+
 static int place_cpu_list(const char *cpu_list, int user_node, int dev_node,
 			  const cpu_set_t *allowed, struct placement *p)
 {
@@ -176,6 +256,7 @@ static int place_cpu_list(const char *cpu_list, int user_node, int dev_node,
 		return -EINVAL;
 	p->policy = "--cpu";
 	p->cpu = CPU_COUNT(&want) == 1 ? cpuset_first(&want) : -1;
+	cpu_claim_given(p);
 	p->node = user_node >= 0 ? user_node : cpu_node(cpuset_first(&want));
 	p->remote = dev_node >= 0 &&
 		    (p->node != dev_node || cpu_node(cpuset_first(&want)) != dev_node);
@@ -183,6 +264,7 @@ static int place_cpu_list(const char *cpu_list, int user_node, int dev_node,
 	snprintf(p->note, sizeof(p->note), "--cpu: thread on CPUs %s, buffers on node %d",
 		 p->cpus, p->node);
 	note_remote(p, dev_node, "CPU or buffers");
+	note_given(p);
 	return 0;
 }
 
@@ -213,58 +295,69 @@ static int node_check(int node)
 }
 
 /* Pin to one allowed CPU of node, so the measuring thread stays put (the
- * server's the first, the client's the second); the buffers go there too. */
+ * first free one, claimed: cpu_claim); the buffers go there too. */
 static int place_node(int node, int dev_node, const char *policy, const cpu_set_t *allowed,
 		      bool client, struct placement *p)
 {
 	cpu_set_t on_node, one;
+	char where[32], how[300];
+	int n;
 
 	p->policy = policy;
 	p->node = node;
 	p->remote = dev_node >= 0 && node != dev_node;
-	if (node_cpus(node, allowed, &on_node) == 0) {
+	n = node_cpus(node, allowed, &on_node);
+	if (n == 0) {
 		snprintf(p->note, sizeof(p->note), "%s: buffers on node %d, node has no allowed "
 			 "CPU, thread not pinned", policy, node);
 		note_remote(p, dev_node, "buffers");
 		return 0;
 	}
 	CPU_ZERO(&one);
-	CPU_SET(cpuset_for_role(&on_node, client), &one);
+	CPU_SET(cpu_claim(&on_node, client, p), &one);
 	if (thread_pin(&one, policy))
 		return -EINVAL;
 	p->cpu = cpuset_first(&one);
-	p->shares_cpu = CPU_COUNT(&on_node) == 1;
+	p->shares_cpu |= n == 1;
 	cpuset_format(&one, p->cpus, sizeof(p->cpus));
-	snprintf(p->note, sizeof(p->note), "%s: thread on CPU %d (%s of the node's%s), buffers on node %d",
-		 policy, p->cpu, role_cpu(client),
-		 p->shares_cpu ? ", its only one: yields when idle" : "", node);
+	snprintf(where, sizeof(where), "node %d", node);
+	claim_text(p, where, n, client, how, sizeof(how));
+	claim_warn(p, where, n);
+	snprintf(p->note, sizeof(p->note), "%s: thread on CPU %d (%s), buffers on node %d",
+		 policy, p->cpu, how, node);
 	note_remote(p, dev_node, "they are");
 	return 0;
 }
 
-/* No node to follow: the thread still gets one CPU by its role, so that
- * two sides on one host cannot end up on one CPU; buffers as the kernel
- * likes.  A CPU that cannot be pinned only leaves the thread free. */
+/* No node to follow: the thread still gets one CPU of its own (cpu_claim),
+ * so that two sides on one host do not end up on one CPU; buffers as the
+ * kernel likes.  A CPU that cannot be pinned only leaves the thread free. */
 static void place_unknown(int dev_node, const cpu_set_t *allowed, bool client,
 			  struct placement *p)
 {
 	const char *why = !numa_ok() ? "NUMA not available" : dev_node < 0 ?
 			  "device NUMA node unknown" : "device node not a memory node here";
+	int n = CPU_COUNT(allowed);
+	char how[300];
 	cpu_set_t one;
 
 	p->policy = "no NUMA info";
 	CPU_ZERO(&one);
-	CPU_SET(cpuset_for_role(allowed, client), &one);
+	CPU_SET(cpu_claim(allowed, client, p), &one);
 	if (sched_setaffinity(0, sizeof(one), &one)) {
 		snprintf(p->note, sizeof(p->note), "%s: thread and buffers left to the kernel "
 			 "(pinning failed: %s)", why, strerror(errno));
+		cpuclaim_release(&p->claim);
+		p->shares_cpu = false;
 		return;
 	}
 	p->cpu = cpuset_first(&one);
-	p->shares_cpu = CPU_COUNT(allowed) == 1;
+	p->shares_cpu |= n == 1;
 	cpuset_format(&one, p->cpus, sizeof(p->cpus));
-	snprintf(p->note, sizeof(p->note), "%s: thread on CPU %d (%s allowed%s), buffers left to the kernel",
-		 why, p->cpu, role_cpu(client), p->shares_cpu ? ", the only one: yields when idle" : "");
+	claim_text(p, "the allowed set", n, client, how, sizeof(how));
+	claim_warn(p, "the allowed set", n);
+	snprintf(p->note, sizeof(p->note), "%s: thread on CPU %d (%s), buffers left to the kernel",
+		 why, p->cpu, how);
 }
 
 static int place_numa(int dev_node, int user_node, const char *cpu_list,
@@ -324,6 +417,7 @@ int placement_apply(int dev_node, int user_node, bool no_numa,
 	memset(p, 0, sizeof(*p));
 	p->node = -1;
 	p->cpu = -1;
+	cpuclaim_init(&p->claim);
 	if (sched_getaffinity(0, sizeof(allowed), &allowed))
 		return -errno;
 	cpuset_format(&allowed, p->cpus, sizeof(p->cpus));
@@ -334,6 +428,11 @@ int placement_apply(int dev_node, int user_node, bool no_numa,
 		return 0;
 	}
 	return place_numa(dev_node, user_node, cpu_list, &allowed, client, p);
+}
+
+void placement_release(struct placement *p)
+{
+	cpuclaim_release(&p->claim);
 }
 
 /* ---- buffers -------------------------------------------------------- */

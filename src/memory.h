@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <infiniband/verbs.h>
 
+#include "cpuclaim.h"
+
 struct placement {
 	int node;               /* node of the buffers, -1: left to the kernel */
 	int cpu;                /* CPU the thread is pinned to, -1: not pinned */
@@ -18,22 +20,29 @@ struct placement {
 	const char *policy;     /* "device-local", "--numa-node", "--cpu",
 				   "user affinity", "--no-numa", "no NUMA info" */
 	bool remote;            /* buffers/CPU not on the device's node */
-	bool shares_cpu;        /* the node has one CPU: both sides of a loopback
-				   test land on it, so a side yields when idle */
-	char note[200];         /* one line for the report and --verbose */
+	bool shares_cpu;        /* another measuring thread is on that CPU (the
+				   node has one, or every CPU is claimed): a
+				   side yields when idle */
+	struct cpuclaim claim;  /* the host-wide claim on cpu (cpuclaim.h) */
+	char note[480];         /* one line for the report and --verbose */
 };
 
 /*
  * Decide and apply: pin the calling thread, set the node for buf_alloc().
  * dev_node -1 means unknown.  user_node -1: not given.  cpu_list NULL: not
- * given ("0,2-3" syntax).  client: the side that names a host; where the
- * CPU is ours to choose, the server takes the first and the client the
- * second, so two sides on one host never share a CPU.  An invalid CPU or
- * node (not online, not allowed) returns -EINVAL after logging a message
- * naming the option: a usage error.
+ * given ("0,2-3" syntax).  client: the side that names a host.  Where the
+ * CPU is ours to choose, each instance claims the first CPU of the node
+ * that no other rdmabench instance on this host holds (cpuclaim.h), the
+ * server trying from the node's first CPU and the client from its second,
+ * so parallel instances and the two sides of a loopback test spread out;
+ * when all are held, the least shared one, said on stderr and in the note.
+ * An invalid CPU or node (not online, not allowed) returns -EINVAL after
+ * logging a message naming the option: a usage error.
  */
 int placement_apply(int dev_node, int user_node, bool no_numa,
 		    const char *cpu_list, bool client, struct placement *p);
+/* Give the CPU claim back (the process's end does it too). */
+void placement_release(struct placement *p);
 
 /* Check --numa-node and --cpu against this machine before anything starts:
  * -EINVAL (a usage error) with a message naming the option. */

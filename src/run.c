@@ -520,6 +520,7 @@ static void session_teardown(struct rb_session *s)
 		cm_close(s);
 	qps_destroy(&s->q);
 	device_close(&s->dev);
+	placement_release(&s->place);
 }
 
 static const char *status_of(int err, bool partial)

@@ -1,4 +1,4 @@
-# Sourced by tests/rxe.sh and tests/rxe-numa.sh: run integration cases as TAP
+# Sourced by tests/rxe*.sh: run integration cases as TAP
 # inside the Soft-RoCE test bed (scripts/rb-testbed).  The caller sets WHAT
 # (words for messages, e.g. "the two-node rxe test bed") before sourcing.
 # When the test bed cannot run, a case list prints "1..0 # SKIP reason",
