@@ -6,8 +6,8 @@
 # Under the test bed's emulation valgrind is slow (a pair takes 15-40 s), so
 # the runs are small and RB_VG_JOBS pairs (default 2) run side by side, each
 # on its own -p.  Knobs: RB_VG_PROGS (default the eight benchmarks),
-# RB_VG_JOBS, RB_VG_ARGS (more options for both sides, e.g. --no-numa where
-# the default placement would pin every process to the same CPU).  The valgrind logs stay in each case's folder ($RB_TMP,
+# RB_VG_JOBS, RB_VG_ARGS (more options for both sides, e.g. --no-numa or
+# --cpu=LIST).  The valgrind logs stay in each case's folder ($RB_TMP,
 # removed at the end; a failure shows the reports).  Suppressions:
 # tests/integration/valgrind.supp, each entry with its reason.
 # Not for a sanitizer build (valgrind and ASan exclude each other): skipped.
