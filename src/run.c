@@ -239,9 +239,10 @@ static int exchange_done(struct rb_session *s)
 	return err;
 }
 
-/* Trade rows: a side that only served the peer prints the peer's row. */
+/* Trade rows (the peer's goes to peer): a side that only served the peer
+ * prints the peer's row. */
 static int exchange_rows(struct rb_session *s, const struct report *r, union out_val *row,
-			 bool measured)
+			 union out_val *peer, bool measured)
 {
 	struct wire_param p[REPORT_MAX_COLS];
 	uint8_t buf[1024];
@@ -261,8 +262,10 @@ static int exchange_rows(struct rb_session *s, const struct report *r, union out
 	if (err)
 		log_err("exchanging the results of size %llu with %s failed",
 			(unsigned long long)s->size, s->peer);
+	for (int i = 0; !err && i < n; i++)
+		peer[p[i].id < r->nall ? p[i].id : 0].u = p[i].value;
 	for (int i = 0; !err && !measured && i < n; i++)
-		row[p[i].id < r->nall ? p[i].id : 0].u = p[i].value;
+		row[i] = peer[i];
 	return err;
 }
 
@@ -358,7 +361,7 @@ static int run_loop(struct rb_session *s, struct rb_measure *m)
 
 static int run_size(struct rb_session *s, struct report *r, bool *partial)
 {
-	union out_val row[REPORT_MAX_COLS] = { 0 };
+	union out_val row[REPORT_MAX_COLS] = { 0 }, peer[REPORT_MAX_COLS] = { 0 };
 	struct rb_measure m;
 	int err = measure_init(&m, s);
 
@@ -375,7 +378,9 @@ static int run_size(struct rb_session *s, struct report *r, bool *partial)
 	if (!err && m.measured)
 		report_compute(r, s, &m, row);
 	if (!err)
-		err = exchange_rows(s, r, row, m.measured);
+		err = exchange_rows(s, r, row, peer, m.measured);
+	if (!err && m.measured)
+		report_bidir(s, row, peer);
 	*partial = m.partial || rb_stop;
 	if (!err && !*partial)
 		err = check_counted(s, row);

@@ -61,6 +61,10 @@ struct rb_measure {
 	uint64_t bytes;
 	uint64_t start_ns, end_ns;  /* the measured window */
 	double peak_bps;            /* bytes/s, NaN when not measured */
+	/* -b with sends: the messages this side received, from the first
+	 * arrival to the last (-D: in the same window as the sends). */
+	uint64_t rx_msgs, rx_start_ns, rx_end_ns;
+	bool rx_measured;
 	struct samples samples;     /* latency, iteration mode: every sample */
 	struct histogram *hist;     /* latency: always */
 	uint64_t ctr_delta[RB_MAX_COUNTERS]; /* -W: each counter's change over the loop */
