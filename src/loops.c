@@ -146,17 +146,32 @@ static int loop_end(int err, struct rb_measure *m)
 	return 0;
 }
 
+static void busy_wait(uint64_t ns)
+{
+	uint64_t until = clock_now_ns() + ns;
+
+	while (ns && clock_now_ns() < until)
+		;
+}
+
 static void test_delay(const struct rb_session *s)
 {
 #ifdef RB_TEST_DELAY
-	if (s->test_delay_ns) {
-		uint64_t until = clock_now_ns() + s->test_delay_ns;
-
-		while (clock_now_ns() < until)
-			;
-	}
+	busy_wait(s->test_delay_ns);
 #else
 	(void)s;
+#endif
+}
+
+/* A posting side that leaves the start barrier late (t_24: the receiver's
+ * window must not include the wait). */
+static void test_start_delay(const struct rb_session *s)
+{
+#ifdef RB_TEST_DELAY
+	busy_wait(s->test_start_delay_ns);
+#else
+	(void)s;
+	(void)busy_wait;
 #endif
 }
 
@@ -611,6 +626,7 @@ int loop_bw_post(struct rb_session *s, struct rb_measure *m)
 		post_set_free(&p);
 		return err;
 	}
+	test_start_delay(s);
 	watch_init(&w, s, "sending");
 	window_init(&win, s);
 	b.ckpt_ns = win.t0;
@@ -671,6 +687,7 @@ static bool side_receives(const struct rb_session *s)
 int loop_prepare(struct rb_session *s)
 {
 	s->peer_done = false;
+	s->done_sent = false;
 	s->heartbeat_ns = 0;        /* the client's first heartbeat goes out at once */
 	if (s->bench->verb == VERB_WRITE && s->bench->metric == METRIC_LAT)
 		for (int i = 0; i < s->q.n; i++)
@@ -819,6 +836,25 @@ static void measure_tx(struct rb_measure *m, const struct rb_session *s, const s
 	m->measured = true;
 }
 
+/*
+ * -b with sends: this side's sends are all done.  It says DONE at once and
+ * goes on receiving until the peer's DONE (or all of -n): each side waiting
+ * for the other's DONE after its loop would wait for ever where the
+ * receives have no known end (-D, or UC dropping some).
+ */
+static int bidir_sent(struct rb_session *s, uint64_t *tx_end_ns)
+{
+	int err;
+
+	*tx_end_ns = clock_now_ns();
+	err = oob_chan_send(s->chan, WIRE_DONE, NULL, 0, 1000);
+	if (err)
+		log_err("sending and receiving at size %llu: telling the peer this side is done failed (the peer is gone?)",
+			(unsigned long long)s->size);
+	s->done_sent = !err;
+	return err;
+}
+
 int loop_bw_send_bidir(struct rb_session *s, struct rb_measure *m)
 {
 	struct post_set p;
@@ -845,8 +881,8 @@ int loop_bw_send_bidir(struct rb_session *s, struct rb_measure *m)
 			err = bw_reap(s, &b, &w, false);
 		if (err == -ECANCELED)
 			err = 0;
-		if (!tx_end_ns && bw_all_done(s, &b))
-			tx_end_ns = clock_now_ns();
+		if (!err && !tx_end_ns && bw_all_done(s, &b))
+			err = bidir_sent(s, &tx_end_ns);
 		if (!err)
 			err = recv_reap(s, &r, &w, !bw_can_post(s, &b));
 		if (s->duration_ns && win.phase < 2 && window_tick_rx(&win, s, b.total, r.total))

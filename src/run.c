@@ -229,7 +229,7 @@ static int exchange_done(struct rb_session *s)
 {
 	uint8_t buf[16];
 	uint32_t len;
-	int err = oob_chan_send(s->chan, WIRE_DONE, NULL, 0, oob_timeout_ms(s));
+	int err = s->done_sent ? 0 : oob_chan_send(s->chan, WIRE_DONE, NULL, 0, oob_timeout_ms(s));
 
 	if (!err && !s->peer_done)
 		err = oob_chan_expect(s->chan, WIRE_DONE, buf, sizeof(buf), &len, oob_timeout_ms(s));
@@ -433,6 +433,8 @@ static void session_timing(struct rb_session *s)
 #ifdef RB_TEST_DELAY
 	if (getenv("RB_TEST_DELAY_NS"))
 		s->test_delay_ns = strtoull(getenv("RB_TEST_DELAY_NS"), NULL, 10);
+	if (getenv("RB_TEST_START_DELAY_NS"))
+		s->test_start_delay_ns = strtoull(getenv("RB_TEST_START_DELAY_NS"), NULL, 10);
 #endif
 }
 

@@ -51,8 +51,10 @@ struct rb_session {
 	unsigned cq_mod;            /* -Q, or fewer for large messages */
 	uint64_t duration_ns, warmup_ns;
 	bool peer_done;             /* the peer's DONE arrived */
+	bool done_sent;             /* this side's DONE went out in its loop */
 	unsigned recvs_outstanding; /* receives posted and not completed */
 	uint64_t test_delay_ns;     /* --enable-test-delay builds only */
+	uint64_t test_start_delay_ns; /* the same: a late start of the posting loop */
 	uint64_t heartbeat_ns;      /* last heartbeat sent (client) or seen (server) */
 };
 
