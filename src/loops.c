@@ -708,7 +708,8 @@ int loop_prepare(struct rb_session *s)
 
 struct recv_state {
 	uint64_t total, target;
-	uint64_t first_ns, last_ns;
+	uint64_t probe_ns;              /* until the first arrival: when the last poll began */
+	uint64_t first_ns, last_ns;     /* the window: the poll that found the first, the last */
 };
 
 /* Count n receive completions and post a receive for each. */
@@ -718,7 +719,7 @@ static int recv_complete(struct rb_session *s, struct recv_state *r, const struc
 
 	r->last_ns = clock_now_ns();
 	if (!r->first_ns)
-		r->first_ns = r->last_ns;
+		r->first_ns = r->probe_ns ? r->probe_ns : r->last_ns;
 	for (int k = 0; k < n; k++) {
 		if (wc_check(s, &wc[k], "receive"))
 			return -EIO;
@@ -734,8 +735,11 @@ static int recv_complete(struct rb_session *s, struct recv_state *r, const struc
 static int recv_reap(struct rb_session *s, struct recv_state *r, struct watch *w, bool may_sleep)
 {
 	struct ibv_wc wc[POLL_BATCH];
-	int n = cq_poll(s, s->q.recv_cq, wc, POLL_BATCH, may_sleep), err;
+	int n, err;
 
+	if (!r->first_ns)
+		r->probe_ns = clock_now_ns();
+	n = cq_poll(s, s->q.recv_cq, wc, POLL_BATCH, may_sleep);
 	if (n < 0)
 		return check_post(-n, s, "ibv_poll_cq");
 	if (n == 0) {
@@ -765,8 +769,11 @@ static int recv_drain(struct rb_session *s, struct recv_state *r)
 /*
  * The receiver's clock starts at the first arrival, as perftest's
  * (perftest_resources.c set_on_first_rx_packet): the time the sender takes
- * to leave the start barrier is not the receiver's.  -D: the warm-up starts
- * there too.
+ * to leave the start barrier is not the receiver's.  Precisely, when the
+ * poll that found the first message began, so that the window holds every
+ * message it counts (perftest's starts after that poll: a run whose
+ * messages all come in one poll would have no window).  -D: the warm-up
+ * starts there too.
  */
 int loop_bw_recv(struct rb_session *s, struct rb_measure *m)
 {
