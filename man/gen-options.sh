@@ -220,10 +220,23 @@ messages.
 Default 1.
 @bidirectional
 Traffic in both directions at once.
-Each side prints its own row:
-[send,all] for sends, the messages it sent plus those it received, without
-[send,all] a peak;
-[write,read,atomic,all] for RDMA operations, the operations it posted.
+Each side prints one row: its one-way columns count what this side
+posted (tx: the messages it sent, the operations it performed);
+.B rx_iterations
+and the other
+.B rx_
+columns what the peer did towards it
+[send,all] (sends: the messages received here, timed from the first arrival to
+[send,all] the last;
+[write,read,atomic,all] (RDMA operations: the peer's own row, received over the out-of-band
+[write,read,atomic,all] channel;
+[-all] see OUTPUT);
+[all] see Columns under OUTPUT);
+the
+.B sum_
+columns both, as perftest's bidirectional figure (this side's rate plus
+the peer's).
+No peak.
 @tx-depth
 Send queue depth, 1..16384.
 Default @TX@.
@@ -294,9 +307,16 @@ is accepted too.
 Sleep on a completion channel instead of busy polling the completion queue.
 [lat,all] Latency then includes the wake-up.
 @atomic_type
-FETCH_AND_ADD or CMP_AND_SWAP (in any case), on an 8-byte word of the
-server's buffer.
+FETCH_AND_ADD or CMP_AND_SWAP (in any case), on 8-byte words of the
+server's buffer: operation k of a QP on slot k mod 64, the slots 64 bytes
+apart (as perftest); see
+.BR \-\-atomic\-same\-address .
 Default FETCH_AND_ADD.
+@atomic-same-address
+Every atomic operation of a QP on one 8-byte word (operation k finds k
+there): it measures how fast the device serialises operations on one
+address (real NICs do), not atomic throughput.
+The metadata says which ran (atomic_slots 1 or 64).
 @numa-node
 Put the buffers on NUMA node N and pin the measuring thread to the first
 allowed CPU of that node.
@@ -564,9 +584,28 @@ CSV and JSON carry
 .B bw_avg_gbps
 and
 .BR msg_rate_mpps .
+With
+.BR \-b ,
+those count this side's operations (tx) and nine more follow:
+.BR rx_iterations ,
+.BR rx_window_s ,
+.BR bw_rx_avg_mibps ,
+.BR bw_rx_avg_gbps ,
+.B msg_rate_rx_mpps
+(the peer's operations towards this side),
+.BR sum_iterations ,
+.BR bw_sum_avg_mibps ,
+.B bw_sum_avg_gbps
+and
+.B msg_rate_sum_mpps
+(both, perftest's bidirectional figure); the human table adds
+.BR "BW rx average" ,
+.B "BW sum average"
+and
+.BR "MsgRate sum" .
 A figure that was not measured (the peak with
 .BR \-D ,
-on a receiving side, for sends with
+on a receiving side, or with
 .BR \-b )
 is "\-" in the table, empty in CSV, null in JSON.
 EOF

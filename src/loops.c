@@ -147,17 +147,32 @@ static int loop_end(int err, struct rb_measure *m)
 	return 0;
 }
 
+static void busy_wait(uint64_t ns)
+{
+	uint64_t until = clock_now_ns() + ns;
+
+	while (ns && clock_now_ns() < until)
+		;
+}
+
 static void test_delay(const struct rb_session *s)
 {
 #ifdef RB_TEST_DELAY
-	if (s->test_delay_ns) {
-		uint64_t until = clock_now_ns() + s->test_delay_ns;
-
-		while (clock_now_ns() < until)
-			;
-	}
+	busy_wait(s->test_delay_ns);
 #else
 	(void)s;
+#endif
+}
+
+/* A posting side that leaves the start barrier late (t_24: the receiver's
+ * window must not include the wait). */
+static void test_start_delay(const struct rb_session *s)
+{
+#ifdef RB_TEST_DELAY
+	busy_wait(s->test_start_delay_ns);
+#else
+	(void)s;
+	(void)busy_wait;
 #endif
 }
 
@@ -296,34 +311,85 @@ static void post_set_free(struct post_set *p)
 }
 
 /*
- * Atomics check themselves.  The target word of each QP is zeroed before a
- * size starts (loop_prepare), so the k-th operation on a QP (from 0) finds
- * k there: fetch-and-add adds 1; compare-and-swap compares with k and swaps
- * in k + 1, so every one of them swaps.  Either returns the k it found into
- * the sender's 8 bytes.
+ * Addresses, as perftest (perftest_resources.h increase_loc_addr /
+ * increase_rem_addr): the k-th operation of a QP (from 0) uses offset
+ * (k mod slots) x stride in its local area and in the peer's, the stride
+ * being the size rounded up to a cache line (perftest's INC()), the slots
+ * those that fit RB_CYCLE_BYTES (perftest's cycle_buffer, a page).  Sizes
+ * above half of it, and latency tests, use one address.  Atomics: 64 slots
+ * a cache line apart (one with --atomic-same-address), latency too.
+ */
+uint64_t loop_addr_stride(const struct rb_session *s)
+{
+	if (s->bench->verb == VERB_ATOMIC || s->size <= RB_LINE_BYTES)
+		return RB_LINE_BYTES;
+	return (s->size + RB_LINE_BYTES - 1) / RB_LINE_BYTES * RB_LINE_BYTES;
+}
+
+uint64_t loop_addr_slots(const struct rb_session *s)
+{
+	if (s->bench->verb == VERB_ATOMIC)
+		return s->opt->atomic_same_address ? 1 : RB_CYCLE_BYTES / RB_LINE_BYTES;
+	if (s->bench->metric == METRIC_LAT || s->size > RB_CYCLE_BYTES / 2)
+		return 1;
+	return RB_CYCLE_BYTES / loop_addr_stride(s);
+}
+
+/*
+ * Operands of the k-th WR of a QP: its addresses (above) and, for atomics,
+ * its values.  Atomics check themselves: every slot of the peer's target
+ * starts at 0 (loop_prepare), so operation k finds k / slots in its slot:
+ * fetch-and-add adds 1; compare-and-swap compares with k / slots and swaps
+ * in one more, so every one of them swaps.  Either returns what it found
+ * into slot k mod slots of the sender's area.
  */
 static void atomic_operands(const struct rb_session *s, struct ibv_send_wr *wr, uint64_t k)
 {
+	uint64_t slots = loop_addr_slots(s), off;
+	int i;
+
 	if (s->bench->verb == VERB_ATOMIC && s->opt->atomic_op == ATOMIC_CMP_SWAP) {
-		wr->wr.atomic.compare_add = k;
-		wr->wr.atomic.swap = k + 1;
+		wr->wr.atomic.compare_add = k / slots;
+		wr->wr.atomic.swap = k / slots + 1;
 	}
+	if (slots == 1)
+		return;
+	i = qps_area_qp(&s->q, wr->sg_list->addr);
+	off = k % slots * loop_addr_stride(s);
+	wr->sg_list->addr = (uintptr_t)qps_send_area(&s->q, i) + off;
+	if (s->bench->verb == VERB_ATOMIC)
+		wr->wr.atomic.remote_addr = qps_remote_addr(&s->q, i) + off;
+	else if (s->bench->verb != VERB_SEND)
+		wr->wr.rdma.remote_addr = qps_remote_addr(&s->q, i) + off;
 }
 
-/* What the k-th operation on QP i returned (the last one to land there). */
+/* What the k-th operation on QP i returned (the last one to land in its
+ * slot). */
 static int atomic_check(const struct rb_session *s, int i, uint64_t k)
 {
-	uint64_t got;
+	uint64_t slots = loop_addr_slots(s), want = k / slots, got;
 
 	if (s->bench->verb != VERB_ATOMIC)
 		return 0;
-	memcpy(&got, qps_send_area(&s->q, i), sizeof(got));
-	if (got == k)
+	memcpy(&got, qps_send_area(&s->q, i) + k % slots * RB_LINE_BYTES, sizeof(got));
+	if (got == want)
 		return 0;
-	log_err("%s at size %llu: operation %llu on QP %d found %llu in the target word, not %llu (another writer, or the device's atomics are not atomic)",
+	log_err("%s at size %llu: operation %llu on QP %d found %llu in its target word (slot %llu of %llu), not %llu (another writer, or the device's atomics are not atomic)",
 		options_atomic_name(s->opt->atomic_op), (unsigned long long)s->size,
-		(unsigned long long)k, i, (unsigned long long)got, (unsigned long long)k);
+		(unsigned long long)k, i, (unsigned long long)got,
+		(unsigned long long)(k % slots), (unsigned long long)slots, (unsigned long long)want);
 	return -EIO;
+}
+
+/* The last operation in each slot of QP i, after posted of them. */
+static int atomic_check_all(const struct rb_session *s, int i, uint64_t posted)
+{
+	uint64_t slots = loop_addr_slots(s);
+	int err = 0;
+
+	for (uint64_t k = posted > slots ? posted - slots : 0; k < posted && !err; k++)
+		err = atomic_check(s, i, k);
+	return err;
 }
 
 /* ---- bandwidth: the posting side ---- */
@@ -438,20 +504,28 @@ static void bw_stop_posting(struct rb_session *s, struct bw_state *b)
 struct window {
 	uint64_t t0, begin_ns, end_ns;
 	uint64_t begin_msgs, end_msgs;
+	uint64_t begin_rx, end_rx;      /* -b with sends: the receives */
 	int phase;                      /* 0 warm-up, 1 measuring, 2 done */
 };
 
-static void window_init(struct window *win, const struct rb_session *s)
+/* A window that starts (its warm-up first) at t0. */
+static void window_init_at(struct window *win, const struct rb_session *s, uint64_t t0)
 {
-	*win = (struct window){ .t0 = clock_now_ns() };
-	win->begin_ns = win->t0;
+	*win = (struct window){ .t0 = t0, .begin_ns = t0 };
 	win->phase = s->duration_ns ? 0 : 1;
 	if (s->duration_ns && !s->warmup_ns)
 		win->phase = 1;
 }
 
-/* Advance the window with the messages counted so far; true once done. */
-static bool window_tick(struct window *win, const struct rb_session *s, uint64_t msgs)
+static void window_init(struct window *win, const struct rb_session *s)
+{
+	window_init_at(win, s, clock_now_ns());
+}
+
+/* Advance the window with the messages counted so far (and the receives
+ * of -b with sends); true once done. */
+static bool window_tick_rx(struct window *win, const struct rb_session *s, uint64_t msgs,
+			   uint64_t rx)
 {
 	uint64_t now = clock_now_ns();
 
@@ -459,13 +533,20 @@ static bool window_tick(struct window *win, const struct rb_session *s, uint64_t
 		win->phase = 1;
 		win->begin_ns = now;
 		win->begin_msgs = msgs;
+		win->begin_rx = rx;
 	}
 	if (win->phase == 1 && now - win->t0 >= s->duration_ns) {
 		win->phase = 2;
 		win->end_ns = now;
 		win->end_msgs = msgs;
+		win->end_rx = rx;
 	}
 	return win->phase == 2;
+}
+
+static bool window_tick(struct window *win, const struct rb_session *s, uint64_t msgs)
+{
+	return window_tick_rx(win, s, msgs, 0);
 }
 
 /*
@@ -473,17 +554,24 @@ static bool window_tick(struct window *win, const struct rb_session *s, uint64_t
  * the window closes at end_ns with msgs.  One that never opened (still in
  * warm-up) measured nothing: it is empty, and the run says so.
  */
-static void window_close(struct window *win, uint64_t end_ns, uint64_t msgs)
+static void window_close_rx(struct window *win, uint64_t end_ns, uint64_t msgs, uint64_t rx)
 {
 	if (win->phase == 2)
 		return;
 	if (win->phase == 0) {
 		win->begin_ns = end_ns;
 		win->begin_msgs = msgs;
+		win->begin_rx = rx;
 	}
 	win->phase = 2;
 	win->end_ns = end_ns;
 	win->end_msgs = msgs;
+	win->end_rx = rx;
+}
+
+static void window_close(struct window *win, uint64_t end_ns, uint64_t msgs)
+{
+	window_close_rx(win, end_ns, msgs, 0);
 }
 
 static void measure_window(struct rb_measure *m, const struct window *win, uint64_t size)
@@ -532,6 +620,7 @@ int loop_bw_post(struct rb_session *s, struct rb_measure *m)
 		post_set_free(&p);
 		return err;
 	}
+	test_start_delay(s);
 	watch_init(&w, s, "sending");
 	window_init(&win, s);
 	b.ckpt_ns = win.t0;
@@ -543,8 +632,8 @@ int loop_bw_post(struct rb_session *s, struct rb_measure *m)
 		if (s->duration_ns && win.phase < 2 && window_tick(&win, s, b.total))
 			bw_stop_posting(s, &b);
 	}
-	for (int i = 0; i < s->q.n && !err && b.c[i].posted; i++)
-		err = atomic_check(s, i, b.c[i].posted - 1);
+	for (int i = 0; i < s->q.n && !err; i++)
+		err = atomic_check_all(s, i, b.c[i].posted);
 	err = loop_end(err, m);
 	if (s->duration_ns) {
 		if (win.phase < 2)
@@ -593,13 +682,14 @@ static bool side_receives(const struct rb_session *s)
 int loop_prepare(struct rb_session *s)
 {
 	s->peer_done = false;
+	s->done_sent = false;
 	s->heartbeat_ns = 0;        /* the client's first heartbeat goes out at once */
 	if (s->bench->verb == VERB_WRITE && s->bench->metric == METRIC_LAT)
 		for (int i = 0; i < s->q.n; i++)
 			memset(qps_recv_area(&s->q, i), 0, s->size);
-	if (s->bench->verb == VERB_ATOMIC)     /* the target words start at 0 */
+	if (s->bench->verb == VERB_ATOMIC)     /* the target slots start at 0 */
 		for (int i = 0; i < s->q.n; i++)
-			memset(qps_recv_area(&s->q, i), 0, sizeof(uint64_t));
+			memset(qps_recv_area(&s->q, i), 0, RB_CYCLE_BYTES);
 	if (!side_receives(s))
 		return 0;
 	while (s->recvs_outstanding < s->opt->rx_depth * (unsigned)s->q.n) {
@@ -613,7 +703,8 @@ int loop_prepare(struct rb_session *s)
 
 struct recv_state {
 	uint64_t total, target;
-	uint64_t first_ns, last_ns;
+	uint64_t probe_ns;              /* until the first arrival: when the last poll began */
+	uint64_t first_ns, last_ns;     /* the window: the poll that found the first, the last */
 };
 
 /* Count n receive completions and post a receive for each. */
@@ -622,6 +713,8 @@ static int recv_complete(struct rb_session *s, struct recv_state *r, const struc
 	int err;
 
 	r->last_ns = clock_now_ns();
+	if (!r->first_ns)
+		r->first_ns = r->probe_ns ? r->probe_ns : r->last_ns;
 	for (int k = 0; k < n; k++) {
 		if (wc_check(s, &wc[k], "receive"))
 			return -EIO;
@@ -637,8 +730,11 @@ static int recv_complete(struct rb_session *s, struct recv_state *r, const struc
 static int recv_reap(struct rb_session *s, struct recv_state *r, struct watch *w, bool may_sleep)
 {
 	struct ibv_wc wc[POLL_BATCH];
-	int n = cq_poll(s, s->q.recv_cq, wc, POLL_BATCH, may_sleep), err;
+	int n, err;
 
+	if (!r->first_ns)
+		r->probe_ns = clock_now_ns();
+	n = cq_poll(s, s->q.recv_cq, wc, POLL_BATCH, may_sleep);
 	if (n < 0)
 		return check_post(-n, s, "ibv_poll_cq");
 	if (n == 0) {
@@ -665,6 +761,15 @@ static int recv_drain(struct rb_session *s, struct recv_state *r)
 	return err ? err : n < 0 ? check_post(-n, s, "ibv_poll_cq") : 0;
 }
 
+/*
+ * The receiver's clock starts at the first arrival, as perftest's
+ * (perftest_resources.c set_on_first_rx_packet): the time the sender takes
+ * to leave the start barrier is not the receiver's.  Precisely, when the
+ * poll that found the first message began, so that the window holds every
+ * message it counts (perftest's starts after that poll: a run whose
+ * messages all come in one poll would have no window).  -D: the warm-up
+ * starts there too.
+ */
 int loop_bw_recv(struct rb_session *s, struct rb_measure *m)
 {
 	struct recv_state r = { .target = s->iters ? s->iters * (uint64_t)s->q.n : UINT64_MAX };
@@ -676,8 +781,12 @@ int loop_bw_recv(struct rb_session *s, struct rb_measure *m)
 	window_init(&win, s);
 	r.last_ns = win.t0;
 	while (!err && r.total < r.target && !s->peer_done) {
+		bool first = !r.first_ns;
+
 		err = recv_reap(s, &r, &w, true);
-		if (s->duration_ns && win.phase < 2)
+		if (first && r.first_ns)
+			window_init_at(&win, s, r.first_ns);
+		if (s->duration_ns && win.phase < 2 && r.first_ns)
 			window_tick(&win, s, r.total);
 	}
 	if (!err && s->peer_done)
@@ -687,13 +796,64 @@ int loop_bw_recv(struct rb_session *s, struct rb_measure *m)
 		window_close(&win, r.last_ns, r.total);
 		measure_window(m, &win, s->size);
 	} else {
-		m->start_ns = win.t0;
+		m->start_ns = r.first_ns ? r.first_ns : win.t0;
 		m->end_ns = r.last_ns;
 		m->msgs = r.total;
 		m->bytes = r.total * s->size;
 		m->peak_bps = NAN;
 		m->measured = true;
 	}
+	return err;
+}
+
+/* -b with sends: what this side received, beside what it sent. */
+static void measure_rx(struct rb_measure *m, const struct rb_session *s,
+		       const struct window *win, const struct recv_state *r)
+{
+	m->rx_measured = true;
+	if (s->duration_ns) {
+		m->rx_msgs = win->end_rx - win->begin_rx;
+		m->rx_start_ns = win->begin_ns;
+		m->rx_end_ns = win->end_ns;
+		return;
+	}
+	m->rx_msgs = r->total;
+	m->rx_start_ns = r->first_ns ? r->first_ns : win->t0;
+	m->rx_end_ns = r->last_ns;
+}
+
+/* The sends' row: from loop entry to the last send completion. */
+static void measure_tx(struct rb_measure *m, const struct rb_session *s, const struct window *win,
+		       const struct bw_state *b, uint64_t tx_end_ns)
+{
+	if (s->duration_ns) {
+		measure_window(m, win, s->size);
+		return;
+	}
+	m->start_ns = win->t0;
+	m->end_ns = tx_end_ns ? tx_end_ns : clock_now_ns();
+	m->msgs = b->total;
+	m->bytes = b->total * s->size;
+	m->peak_bps = NAN;
+	m->measured = true;
+}
+
+/*
+ * -b with sends: this side's sends are all done.  It says DONE at once and
+ * goes on receiving until the peer's DONE (or all of -n): each side waiting
+ * for the other's DONE after its loop would wait for ever where the
+ * receives have no known end (-D, or UC dropping some).
+ */
+static int bidir_sent(struct rb_session *s, uint64_t *tx_end_ns)
+{
+	int err;
+
+	*tx_end_ns = clock_now_ns();
+	err = oob_chan_send(s->chan, WIRE_DONE, NULL, 0, 1000);
+	if (err)
+		log_err("sending and receiving at size %llu: telling the peer this side is done failed (the peer is gone?)",
+			(unsigned long long)s->size);
+	s->done_sent = !err;
 	return err;
 }
 
@@ -704,6 +864,7 @@ int loop_bw_send_bidir(struct rb_session *s, struct rb_measure *m)
 	struct recv_state r = { .target = s->iters ? s->iters * (uint64_t)s->q.n : UINT64_MAX };
 	struct window win;
 	struct watch w;
+	uint64_t tx_end_ns = 0;
 	int err = post_set_init(&p, s, s->opt->post_list);
 
 	if (!err)
@@ -714,6 +875,7 @@ int loop_bw_send_bidir(struct rb_session *s, struct rb_measure *m)
 	}
 	watch_init(&w, s, "sending and receiving");
 	window_init(&win, s);
+	r.last_ns = win.t0;
 	while (!err && (!bw_all_done(s, &b) || (r.total < r.target && !s->peer_done))) {
 		for (int i = 0; i < s->q.n && !err; i++)
 			err = bw_post_batch(s, &p, &b.sched, i, &b.c[i]);
@@ -721,25 +883,20 @@ int loop_bw_send_bidir(struct rb_session *s, struct rb_measure *m)
 			err = bw_reap(s, &b, &w, false);
 		if (err == -ECANCELED)
 			err = 0;
+		if (!err && !tx_end_ns && bw_all_done(s, &b))
+			err = bidir_sent(s, &tx_end_ns);
 		if (!err)
 			err = recv_reap(s, &r, &w, !bw_can_post(s, &b));
-		if (s->duration_ns && win.phase < 2 && window_tick(&win, s, b.total + r.total))
+		if (s->duration_ns && win.phase < 2 && window_tick_rx(&win, s, b.total, r.total))
 			bw_stop_posting(s, &b);
 	}
 	if (!err && s->peer_done)
 		err = recv_drain(s, &r);
 	err = loop_end(err, m);
-	if (s->duration_ns) {
-		window_close(&win, clock_now_ns(), b.total + r.total);
-		measure_window(m, &win, s->size);
-	} else {
-		m->start_ns = win.t0;
-		m->end_ns = clock_now_ns();
-		m->msgs = b.total + r.total;
-		m->bytes = m->msgs * s->size;
-		m->peak_bps = NAN;
-		m->measured = true;
-	}
+	if (s->duration_ns)
+		window_close_rx(&win, clock_now_ns(), b.total, r.total);
+	measure_tx(m, s, &win, &b, tx_end_ns);
+	measure_rx(m, s, &win, &r);
 	bw_record_posts(s, &b, m);
 	free(b.c);
 	post_set_free(&p);

@@ -8,6 +8,11 @@
 
 #include "run.h"
 
+/* Operation k of a QP uses offset (k mod slots) x stride in its local and
+ * remote areas (perftest's address cycling; atomics' slots). */
+uint64_t loop_addr_slots(const struct rb_session *s);
+uint64_t loop_addr_stride(const struct rb_session *s);
+
 /* Post the receives a side needs before the start barrier (sends only). */
 int loop_prepare(struct rb_session *s);
 

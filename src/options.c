@@ -16,7 +16,7 @@ enum {
 	OPT_BIND = 256, OPT_TCLASS, OPT_PERSISTENT, OPT_TIMEOUT, OPT_WARMUP,
 	OPT_WARMUP_TIME, OPT_NUMA_NODE, OPT_NO_NUMA, OPT_CPU, OPT_HUGEPAGES,
 	OPT_GBITS, OPT_PCTS, OPT_CSV, OPT_JSON, OPT_RAW, OPT_VERBOSE, OPT_FORMAT,
-	OPT_OUTPUT, OPT_CLOCK, OPT_SOURCE_IP, OPT_NO_RELAXED,
+	OPT_OUTPUT, OPT_CLOCK, OPT_SOURCE_IP, OPT_NO_RELAXED, OPT_ATOMIC_SAME,
 };
 
 struct opt_desc {
@@ -64,6 +64,7 @@ static const struct opt_desc opt_table[] = {
 	{ "disable_pcie_relaxed", OPT_NO_RELAXED, 0, NULL, 0, NULL },
 	{ "events", 'e', 0, NULL, FEAT_EVENTS, "sleep on a completion channel instead of busy polling" },
 	{ "atomic_type", 'A', 1, "OP", FEAT_ATOMIC_OP, "FETCH_AND_ADD or CMP_AND_SWAP (default FETCH_AND_ADD)" },
+	{ "atomic-same-address", OPT_ATOMIC_SAME, 0, NULL, FEAT_ATOMIC_OP, "every atomic of a QP on one 8-byte word (default: 64 slots, 64 B apart, as perftest)" },
 	{ "numa-node", OPT_NUMA_NODE, 1, "N", 0, "place buffers and thread on node N (default: the device's)" },
 	{ "no-numa", OPT_NO_NUMA, 0, NULL, 0, "leave NUMA placement alone" },
 	{ "cpu", OPT_CPU, 1, "LIST", 0, "pin the measuring thread to LIST (e.g. 2 or 0-3)" },
@@ -337,6 +338,7 @@ static int options_apply(int c, const char *arg, struct rb_options *o)
 	case 'I': return parse_int(c, arg, 0, 4096, &o->inline_size);
 	case 'e': o->events = true; return 0;
 	case 'A': return parse_atomic(arg, &o->atomic_op);
+	case OPT_ATOMIC_SAME: o->atomic_same_address = true; return 0;
 	case OPT_NUMA_NODE: return parse_int(c, arg, 0, 1023, &o->numa_node);
 	case OPT_NO_NUMA: o->no_numa = true; return 0;
 	case OPT_CPU: o->cpu_list = arg; return 0;

@@ -54,6 +54,7 @@ struct rb_options {
 	bool no_relaxed;            /* --disable-pcie-relaxed */
 	bool events;
 	enum rb_atomic_op atomic_op;
+	bool atomic_same_address;   /* --atomic-same-address: one word per QP */
 	/* placement */
 	int numa_node;              /* -1: the device's */
 	bool no_numa;

@@ -237,7 +237,7 @@ int qps_create(struct rb_qps *q, struct ibv_context *ctx, const struct rb_bench 
 	q->n = (int)o->qps;
 	q->tr = o->transport;
 	q->max_size = max_size;
-	q->slot = 2 * ALIGN_UP(max_size + RB_UD_GRH, 4096);
+	q->slot = 2 * ALIGN_UP(max_size + RB_UD_GRH, RB_CYCLE_BYTES);
 	q->access = mr_access_for(b->verb);
 	q->inline_ask = inline_ask(b, o);
 	err = qps_alloc_arrays(q);

@@ -15,6 +15,10 @@
 #include "wire.h"
 
 #define RB_UD_GRH 40
+/* perftest's cycle_buffer (the page size) and cache line: operations step
+ * through the first RB_CYCLE_BYTES of an area (loops.c loop_addr_slots). */
+#define RB_CYCLE_BYTES 4096u
+#define RB_LINE_BYTES 64u
 #define RB_UD_QKEY 0x11111111u
 
 struct rb_options;
@@ -40,7 +44,8 @@ struct rb_qps {
 	struct ibv_qp **qp;
 	struct ibv_ah **ah;             /* UD only */
 	int n;
-	size_t slot;                    /* bytes per QP: [send area | recv area] */
+	size_t slot;                    /* bytes per QP: [send area | recv area],
+					 * each at least RB_CYCLE_BYTES */
 	size_t max_size;
 	uint32_t inline_ask;            /* what QPs are created with: -I or the test's default */
 	uint32_t inline_granted;        /* cap.max_inline_data the device wrote back */
@@ -64,6 +69,12 @@ static inline char *qps_send_area(const struct rb_qps *q, int i)
 static inline char *qps_recv_area(const struct rb_qps *q, int i)
 {
 	return qps_send_area(q, i) + q->slot / 2;
+}
+
+/* Which QP's send area holds local address addr. */
+static inline int qps_area_qp(const struct rb_qps *q, uint64_t addr)
+{
+	return (int)((addr - (uint64_t)(uintptr_t)q->buf.addr) / q->slot);
 }
 
 /* The peer's receive area of QP i (the target of writes, reads, atomics). */

@@ -36,10 +36,24 @@ static const struct col_def bw_cols[] = {
 	{ "msg_rate_mpps", "MsgRate[Mpps]", OUT_DOUBLE, 6, SHOW_ALL },
 	{ "cq_mod", "CQ mod", OUT_U64, 0, SHOW_MACHINE },
 	{ "wrs_per_cqe", "WRs/CQE", OUT_DOUBLE, 2, SHOW_MACHINE },
+	/* -b: the columns above count this side's operations (tx); rx counts
+	 * the peer's (sends: the messages received here), sum both, as
+	 * perftest's bidirectional figure (its rate plus the peer's). */
+	{ "rx_iterations", "#rx iterations", OUT_U64, 0, SHOW_MACHINE },
+	{ "rx_window_s", "rx window[s]", OUT_DOUBLE, 6, SHOW_MACHINE },
+	{ "bw_rx_avg_mibps", "BW rx average[MiB/sec]", OUT_DOUBLE, 2, SHOW_MIB },
+	{ "bw_rx_avg_gbps", "BW rx average[Gb/sec]", OUT_DOUBLE, 2, SHOW_GBIT },
+	{ "msg_rate_rx_mpps", "MsgRate rx[Mpps]", OUT_DOUBLE, 6, SHOW_MACHINE },
+	{ "sum_iterations", "#sum iterations", OUT_U64, 0, SHOW_MACHINE },
+	{ "bw_sum_avg_mibps", "BW sum average[MiB/sec]", OUT_DOUBLE, 2, SHOW_MIB },
+	{ "bw_sum_avg_gbps", "BW sum average[Gb/sec]", OUT_DOUBLE, 2, SHOW_GBIT },
+	{ "msg_rate_sum_mpps", "MsgRate sum[Mpps]", OUT_DOUBLE, 6, SHOW_ALL },
 };
 
 enum { BW_SIZE, BW_ITERS, BW_BYTES, BW_WINDOW, BW_PEAK_MIB, BW_AVG_MIB, BW_PEAK_GB,
-       BW_AVG_GB, BW_RATE, BW_CQ_MOD, BW_WRS_PER_CQE, BW_NCOLS };
+       BW_AVG_GB, BW_RATE, BW_CQ_MOD, BW_WRS_PER_CQE, BW_NCOLS,
+       BW_RX_ITERS = BW_NCOLS, BW_RX_WINDOW, BW_RX_AVG_MIB, BW_RX_AVG_GB, BW_RX_RATE,
+       BW_SUM_ITERS, BW_SUM_AVG_MIB, BW_SUM_AVG_GB, BW_SUM_RATE, BW_BIDIR_NCOLS };
 
 static const struct col_def lat_cols[] = {
 	{ "size_bytes", "#bytes", OUT_U64, 0, SHOW_ALL },
@@ -99,7 +113,7 @@ static void report_columns(struct report *r, const struct rb_session *s)
 	const struct rb_options *o = s->opt;
 	bool lat = s->bench->metric == METRIC_LAT;
 	const struct col_def *defs = lat ? lat_cols : bw_cols;
-	int ndefs = lat ? LAT_FIXED : BW_NCOLS;
+	int ndefs = lat ? LAT_FIXED : o->bidir ? BW_BIDIR_NCOLS : BW_NCOLS;
 	enum show show[REPORT_MAX_COLS];
 
 	for (int i = 0; i < ndefs; i++) {
@@ -108,6 +122,8 @@ static void report_columns(struct report *r, const struct rb_session *s)
 	}
 	_Static_assert(LAT_FIXED + STATS_MAX_PCT - 1 + RB_MAX_COUNTERS <= REPORT_MAX_COLS,
 		       "every percentile and every counter has a column");
+	_Static_assert(BW_BIDIR_NCOLS + RB_MAX_COUNTERS <= REPORT_MAX_COLS,
+		       "every -b column and every counter has a column");
 	for (int i = 0; lat && i < o->npct; i++)
 		if (o->pcts[i] != 50) {
 			show[r->nall] = SHOW_ALL;
@@ -238,6 +254,28 @@ static void meta_cq_mod(struct report *r, const struct rb_options *o)
 		out_meta_str(r->out, "cq_mod_by_size", "CQ Moderation by size[B:WRs]", buf);
 }
 
+/* Where the operations land (loops.c loop_addr_slots): atomics' slots, the
+ * other bandwidth tests' cycling through RB_CYCLE_BYTES (sizes up to half
+ * of it; one address above, and in latency tests). */
+static void meta_addresses(struct report *r, const struct rb_session *s)
+{
+	const struct rb_options *o = s->opt;
+
+	if (s->bench->verb == VERB_ATOMIC) {
+		out_meta_u64(r->out, "atomic_slots", "Atomic slots",
+			     o->atomic_same_address ? 1 : RB_CYCLE_BYTES / RB_LINE_BYTES);
+		out_meta_u64(r->out, "atomic_stride_bytes", "Atomic slot stride[B]", RB_LINE_BYTES);
+		return;
+	}
+	if (s->bench->metric == METRIC_LAT || (!o->all && o->size > RB_CYCLE_BYTES / 2)) {
+		out_meta_str(r->out, "buffer_cycle_bytes", "Buffer cycle[B]", "fixed");
+		return;
+	}
+	out_meta_u64(r->out, "buffer_cycle_bytes", "Buffer cycle[B]", RB_CYCLE_BYTES);
+	out_meta_u64(r->out, "buffer_cycle_max_size_bytes", "Buffer cycle up to size[B]",
+		     RB_CYCLE_BYTES / 2);
+}
+
 static void meta_test(struct report *r, const struct rb_session *s)
 {
 	const struct rb_options *o = s->opt;
@@ -258,6 +296,7 @@ static void meta_test(struct report *r, const struct rb_session *s)
 		out_meta_u64(r->out, "outstanding", "Outstand reads", s->q.outs);
 	if (s->bench->verb == VERB_ATOMIC)
 		out_meta_str(r->out, "atomic_op", "Atomic op", options_atomic_name(o->atomic_op));
+	meta_addresses(r, s);
 	out_meta_u64(r->out, "inline_bytes", "Max inline data[B]", s->q.max_inline);
 	out_meta_str(r->out, "inline", "Inline", qps_inline_text(&s->q, text, sizeof(text)));
 	out_meta_u64(r->out, "inline_granted", "Inline granted[B]", s->q.inline_granted);
@@ -298,6 +337,17 @@ void report_begin(struct report *r, const struct rb_session *s)
 	r->begun = true;
 }
 
+static void rx_columns(union out_val *row, uint64_t msgs, uint64_t bytes, double secs)
+{
+	double bps = secs > 0 ? (double)bytes / secs : NAN;
+
+	row[BW_RX_ITERS].u = msgs;
+	row[BW_RX_WINDOW].d = secs;
+	row[BW_RX_AVG_MIB].d = bps / 1048576.0;
+	row[BW_RX_AVG_GB].d = bps * 8 / 1e9;
+	row[BW_RX_RATE].d = secs > 0 ? (double)msgs / secs / 1e6 : NAN;
+}
+
 static void compute_bw(const struct rb_session *s, const struct rb_measure *m, union out_val *row)
 {
 	double secs = (double)(m->end_ns - m->start_ns) / 1e9;
@@ -314,6 +364,23 @@ static void compute_bw(const struct rb_session *s, const struct rb_measure *m, u
 	row[BW_RATE].d = secs > 0 ? (double)m->msgs / secs / 1e6 : NAN;
 	row[BW_CQ_MOD].u = s->cq_mod;
 	row[BW_WRS_PER_CQE].d = m->wrs_signaled ? (double)m->wrs_posted / (double)m->wrs_signaled : NAN;
+	if (m->rx_measured)
+		rx_columns(row, m->rx_msgs, m->rx_msgs * s->size,
+			   (double)(m->rx_end_ns - m->rx_start_ns) / 1e9);
+}
+
+/* -b, one-sided verbs: what the peer did to this side is its own row's
+ * count; then the sums (perftest: this side's rate plus the peer's). */
+void report_bidir(const struct rb_session *s, union out_val *row, const union out_val *peer)
+{
+	if (!s->opt->bidir || s->bench->metric == METRIC_LAT)
+		return;
+	if (s->bench->verb != VERB_SEND)
+		rx_columns(row, peer[BW_ITERS].u, peer[BW_BYTES].u, peer[BW_WINDOW].d);
+	row[BW_SUM_ITERS].u = row[BW_ITERS].u + row[BW_RX_ITERS].u;
+	row[BW_SUM_AVG_MIB].d = row[BW_AVG_MIB].d + row[BW_RX_AVG_MIB].d;
+	row[BW_SUM_AVG_GB].d = row[BW_AVG_GB].d + row[BW_RX_AVG_GB].d;
+	row[BW_SUM_RATE].d = row[BW_RATE].d + row[BW_RX_RATE].d;
 }
 
 /* Latency summary from every sample, or from the histogram in -D runs. */

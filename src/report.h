@@ -37,6 +37,8 @@ void report_begin(struct report *r, const struct rb_session *s);
 /* Compute a full row (r->nall values) from a measure. */
 void report_compute(const struct report *r, const struct rb_session *s,
 		    struct rb_measure *m, union out_val *row);
+/* -b: fill the rx and sum columns of row, with the peer's row. */
+void report_bidir(const struct rb_session *s, union out_val *row, const union out_val *peer);
 void report_row(struct report *r, const union out_val *row);
 /* Messages (bandwidth) or samples (latency) a computed row counts. */
 uint64_t report_row_count(const union out_val *row);

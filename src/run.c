@@ -248,7 +248,7 @@ static int exchange_done(struct rb_session *s)
 {
 	uint8_t buf[16];
 	uint32_t len;
-	int err = oob_chan_send(s->chan, WIRE_DONE, NULL, 0, oob_timeout_ms(s));
+	int err = s->done_sent ? 0 : oob_chan_send(s->chan, WIRE_DONE, NULL, 0, oob_timeout_ms(s));
 
 	if (!err && !s->peer_done)
 		err = oob_chan_expect(s->chan, WIRE_DONE, buf, sizeof(buf), &len, oob_timeout_ms(s));
@@ -258,9 +258,10 @@ static int exchange_done(struct rb_session *s)
 	return err;
 }
 
-/* Trade rows: a side that only served the peer prints the peer's row. */
+/* Trade rows (the peer's goes to peer): a side that only served the peer
+ * prints the peer's row. */
 static int exchange_rows(struct rb_session *s, const struct report *r, union out_val *row,
-			 bool measured)
+			 union out_val *peer, bool measured)
 {
 	struct wire_param p[REPORT_MAX_COLS];
 	uint8_t buf[1024];
@@ -280,8 +281,10 @@ static int exchange_rows(struct rb_session *s, const struct report *r, union out
 	if (err)
 		log_err("exchanging the results of size %llu with %s failed",
 			(unsigned long long)s->size, s->peer);
+	for (int i = 0; !err && i < n; i++)
+		peer[p[i].id < r->nall ? p[i].id : 0].u = p[i].value;
 	for (int i = 0; !err && !measured && i < n; i++)
-		row[p[i].id < r->nall ? p[i].id : 0].u = p[i].value;
+		row[i] = peer[i];
 	return err;
 }
 
@@ -363,7 +366,7 @@ static int run_loop(struct rb_session *s, struct rb_measure *m)
 
 static int run_size(struct rb_session *s, struct report *r, bool *partial)
 {
-	union out_val row[REPORT_MAX_COLS] = { 0 };
+	union out_val row[REPORT_MAX_COLS] = { 0 }, peer[REPORT_MAX_COLS] = { 0 };
 	struct rb_measure m;
 	int err = measure_init(&m, s);
 
@@ -380,7 +383,9 @@ static int run_size(struct rb_session *s, struct report *r, bool *partial)
 	if (!err && m.measured)
 		report_compute(r, s, &m, row);
 	if (!err)
-		err = exchange_rows(s, r, row, m.measured);
+		err = exchange_rows(s, r, row, peer, m.measured);
+	if (!err && m.measured)
+		report_bidir(s, row, peer);
 	*partial = m.partial || rb_stop;
 	if (!err && !*partial)
 		err = check_counted(s, row);
@@ -433,6 +438,8 @@ static void session_timing(struct rb_session *s)
 #ifdef RB_TEST_DELAY
 	if (getenv("RB_TEST_DELAY_NS"))
 		s->test_delay_ns = strtoull(getenv("RB_TEST_DELAY_NS"), NULL, 10);
+	if (getenv("RB_TEST_START_DELAY_NS"))
+		s->test_start_delay_ns = strtoull(getenv("RB_TEST_START_DELAY_NS"), NULL, 10);
 #endif
 }
 

@@ -52,8 +52,10 @@ struct rb_session {
 	unsigned cq_mod;            /* -Q, or fewer for large messages */
 	uint64_t duration_ns, warmup_ns;
 	bool peer_done;             /* the peer's DONE arrived */
+	bool done_sent;             /* this side's DONE went out in its loop */
 	unsigned recvs_outstanding; /* receives posted and not completed */
 	uint64_t test_delay_ns;     /* --enable-test-delay builds only */
+	uint64_t test_start_delay_ns; /* the same: a late start of the posting loop */
 	uint64_t heartbeat_ns;      /* last heartbeat sent (client) or seen (server) */
 };
 
@@ -63,6 +65,10 @@ struct rb_measure {
 	uint64_t start_ns, end_ns;  /* the measured window */
 	double peak_bps;            /* bytes/s, NaN when not measured */
 	uint64_t wrs_posted, wrs_signaled; /* bandwidth: this side's posted WRs, and how many signalled */
+	/* -b with sends: the messages this side received, from the first
+	 * arrival to the last (-D: in the same window as the sends). */
+	uint64_t rx_msgs, rx_start_ns, rx_end_ns;
+	bool rx_measured;
 	struct samples samples;     /* latency, iteration mode: every sample */
 	struct histogram *hist;     /* latency: always */
 	uint64_t ctr_delta[RB_MAX_COUNTERS]; /* -W: each counter's change over the loop */
