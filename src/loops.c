@@ -243,6 +243,11 @@ struct post_set {
 	struct ibv_sge *sge;
 	unsigned list;
 	unsigned base_flags;
+	/* Where the k-th WR of a QP lands (loop_addr_slots), worked out once a
+	 * size so that the hot path has no division: slot_mask is slots - 1
+	 * when that is a power of two (atomics, sizes up to 64 B), else 0. */
+	uint64_t slots, stride, slot_mask;
+	bool cas;                   /* compare-and-swap operands per WR */
 };
 
 static enum ibv_wr_opcode verb_opcode(const struct rb_session *s)
@@ -294,6 +299,10 @@ static int post_set_init(struct post_set *p, const struct rb_session *s, unsigne
 	if (!p->wr || !p->sge)
 		return -ENOMEM;
 	p->base_flags = can_inline && s->size <= s->q.max_inline ? IBV_SEND_INLINE : 0;
+	p->slots = loop_addr_slots(s);
+	p->stride = loop_addr_stride(s);
+	p->slot_mask = (p->slots & (p->slots - 1)) ? 0 : p->slots - 1;
+	p->cas = s->bench->verb == VERB_ATOMIC && s->opt->atomic_op == ATOMIC_CMP_SWAP;
 	for (int i = 0; i < s->q.n; i++)
 		for (unsigned j = 0; j < list; j++) {
 			size_t k = (size_t)i * list + j;
@@ -343,19 +352,18 @@ uint64_t loop_addr_slots(const struct rb_session *s)
  * in one more, so every one of them swaps.  Either returns what it found
  * into slot k mod slots of the sender's area.
  */
-static void atomic_operands(const struct rb_session *s, struct ibv_send_wr *wr, uint64_t k)
+static inline void wr_operands(const struct rb_session *s, const struct post_set *p, int i,
+			       struct ibv_send_wr *wr, uint64_t k)
 {
-	uint64_t slots = loop_addr_slots(s), off;
-	int i;
+	uint64_t off;
 
-	if (s->bench->verb == VERB_ATOMIC && s->opt->atomic_op == ATOMIC_CMP_SWAP) {
-		wr->wr.atomic.compare_add = k / slots;
-		wr->wr.atomic.swap = k / slots + 1;
+	if (p->cas) {
+		wr->wr.atomic.compare_add = k / p->slots;
+		wr->wr.atomic.swap = k / p->slots + 1;
 	}
-	if (slots == 1)
+	if (p->slots == 1)
 		return;
-	i = qps_area_qp(&s->q, wr->sg_list->addr);
-	off = k % slots * loop_addr_stride(s);
+	off = (p->slot_mask ? k & p->slot_mask : k % p->slots) * p->stride;
 	wr->sg_list->addr = (uintptr_t)qps_send_area(&s->q, i) + off;
 	if (s->bench->verb == VERB_ATOMIC)
 		wr->wr.atomic.remote_addr = qps_remote_addr(&s->q, i) + off;
@@ -418,7 +426,7 @@ static int bw_post_batch(struct rb_session *s, struct post_set *p, const struct 
 
 		first[j].send_flags = p->base_flags | (covers ? IBV_SEND_SIGNALED : 0);
 		first[j].wr_id = WR_ID(i, covers);
-		atomic_operands(s, &first[j], c->posted + j);
+		wr_operands(s, p, i, &first[j], c->posted + j);
 		test_delay(s);
 	}
 	first[k - 1].next = NULL;
@@ -1156,7 +1164,7 @@ int loop_lat_oneside(struct rb_session *s, struct rb_measure *m)
 		last = lat_is_last(s, &l);
 		l.t0 = clock_now_ns();
 		heartbeat(s, l.t0);
-		atomic_operands(s, &p.wr[0], l.k);
+		wr_operands(s, &p, 0, &p.wr[0], l.k);
 		err = lat_post_one(s, &p, false);
 		if (!err)
 			err = wait_cq(s, s->q.send_cq, &wc, &w, verb_name(s->bench->verb));

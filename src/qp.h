@@ -71,12 +71,6 @@ static inline char *qps_recv_area(const struct rb_qps *q, int i)
 	return qps_send_area(q, i) + q->slot / 2;
 }
 
-/* Which QP's send area holds local address addr. */
-static inline int qps_area_qp(const struct rb_qps *q, uint64_t addr)
-{
-	return (int)((addr - (uint64_t)(uintptr_t)q->buf.addr) / q->slot);
-}
-
 /* The peer's receive area of QP i (the target of writes, reads, atomics). */
 static inline uint64_t qps_remote_addr(const struct rb_qps *q, int i)
 {

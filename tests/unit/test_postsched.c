@@ -11,7 +11,7 @@
  * when completions come; and u after a post is a function of u before it.
  * A poster that must wait has more than depth - list WRs out (else a whole
  * list, or the rest, would fit), so if every post leaves u <= depth - list,
- * at least one of the WRs out is signalled: the wait ends.  plan_signals
+ * at least one of the WRs out is signalled: the wait ends.  psched_plan_signals
  * enforces that bound by construction (a post that would leave more signals
  * its last WR); the sweep checks it after every post it simulates, and
  * checks WR by WR (psched_wr) that the plan's count of unsignalled WRs is
