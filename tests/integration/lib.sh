@@ -544,3 +544,15 @@ rb_slurm_up() {
 	eval "$up"
 	tap_diag "slurm up in $((SECONDS - t0)) s: $(cat "$RB_CASE_DIR/err"); $(sinfo -h -o '%N %t' | paste -sd' '); srun --mpi=list: $(srun --mpi=list 2>&1 | sed -n 's/^[[:space:]]*//p' | sed 1d | paste -sd' ')"
 }
+
+# ---- the fast run and the full (nightly) one ----
+#
+#   rb_full                   true in the full run (RB_FULL=1, .ci/run --full):
+#                             the long trials (many peer-loss trials, every
+#                             benchmark under valgrind, ...) run in full;
+#                             otherwise a short version of each.
+#   rb_fast_full FAST FULL    prints FAST, or FULL in the full run.
+
+rb_full() { [ "${RB_FULL:-0}" = 1 ]; }
+
+rb_fast_full() { if rb_full; then echo "$2"; else echo "$1"; fi; }

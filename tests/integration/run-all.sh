@@ -1,23 +1,142 @@
 #!/bin/bash
 # Runs every tests/integration/t_*.sh (in name order, or those matching the
-# glob RB_TESTS, e.g. RB_TESTS='t_00*') against one RDMA device and prints
-# TAP: one line per case, the plan last.  Exits 0 only when all cases passed.
+# globs in RB_TESTS, e.g. RB_TESTS='t_00* t_1*') against one RDMA device and
+# prints TAP: one line per case, the plan last, each file's wall time as a
+# "# FILE: N s" line and all of them in a "# times:" line at the end.  Exits 0
+# only when all cases passed.
+#
+# RB_SAN_BIN, a sanitizer build (configure --enable-sanitizers): the files
+# matching RB_SAN_TESTS (default 't_1[0-9]_*.sh', the benchmark cases) run
+# against its programs rather than $top_builddir's, with sanitizer findings
+# given exit statuses no case expects (86 ASan/LSan, 87 UBSan).  That is how
+# CI runs the benchmark cases under ASan+UBSan without running them twice.
+#
+# RB_BESIDE (globs, e.g. 't_35_*.sh'): files that start at once in the
+# background, beside the others, each with its own RB_TMP; their TAP lines
+# come out as one block, renumbered, when they are done.  For files that
+# keep the CPUs busy (valgrind) while the others mostly wait on their peers.
+# The files matching RB_ALONE (default 't_[3-9]*.sh': peer loss and rogue
+# peers with their deadlines, speed comparisons, the device's counters, MPI)
+# start only after those ended.  A file beside the others must use ports of
+# its own (-p), not the default.
+#
 # Normally run inside the test bed: scripts/rb-testbed -- tests/integration/run-all.sh
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 trap 'rm -rf "$RB_TMP"' EXIT
 
 tap_diag "device $RB_DEV, GID index $RB_GID_INDEX, IP $RB_IP, test bed ${RB_TESTBED:-none}"
-for f in "$here"/${RB_TESTS:-t_*.sh}; do
-	[ -f "$f" ] || continue
+san_bin=""
+if [ -n "${RB_SAN_BIN:-}" ]; then
+	if grep -qa __asan_init "$RB_SAN_BIN/rb_send_bw" 2>/dev/null; then
+		san_bin=$RB_SAN_BIN
+		tap_diag "${RB_SAN_TESTS:=t_1[0-9]_*.sh} against the sanitizer build in $san_bin"
+	else
+		tap_ok 1 "RB_SAN_BIN=$RB_SAN_BIN holds a sanitizer build (configure --enable-sanitizers)"
+	fi
+fi
+
+# matches NAME GLOBS: true when the file name NAME matches one of GLOBS.
+matches() {
+	local p
+	set -f
+	for p in $2; do
+		# shellcheck disable=SC2053 # a glob
+		[[ $1 == $p ]] && { set +f; return 0; }
+	done
+	set +f
+	return 1
+}
+
+# The files beside the others: their pids and output folders.
+beside_pids=() beside_dirs=()
+
+# beside_start FILE: run FILE in the background, in its own RB_TMP.
+beside_start() {
+	local d
+	d=$RB_TMP/beside.$(basename "$1" .sh)
+	mkdir -p "$d"
+	(
+		export RB_TMP=$d
+		t0=$SECONDS
+		tap_diag "$(basename "$1") (beside the others)"
+		run_file "$1"
+		st=$?
+		[ "$st" = 0 ] || tap_ok "$st" "$(basename "$1") exited with status $st"
+		t0=$((SECONDS - t0))
+		tap_diag "$(basename "$1"): $t0 s"
+		echo "$(basename "$1" .sh) $t0" >"$d/time"
+	) >"$d/out" 2>&1 </dev/null &
+	beside_pids+=($!)
+	beside_dirs+=("$d")
+}
+
+# beside_flush: wait for the files beside the others, then print their TAP
+# with this run's numbers.
+beside_flush() {
+	local i d line n re='^(not )?ok [0-9]+ (.*)$'
+	for i in "${!beside_pids[@]}"; do
+		wait "${beside_pids[$i]}"
+		d=${beside_dirs[$i]}
+		while IFS= read -r line; do
+			if [[ $line =~ $re ]]; then
+				n=$(tap_next)
+				echo "${BASH_REMATCH[1]}ok $n ${BASH_REMATCH[2]}"
+				[ -n "${BASH_REMATCH[1]}" ] && echo "$n ${BASH_REMATCH[2]#- }" >>"$RB_TMP/tap.failed"
+			else
+				echo "$line"
+			fi
+		done <"$d/out"
+		[ -s "$d/time" ] && times+=("$(cat "$d/time")")
+	done
+	beside_pids=() beside_dirs=()
+}
+
+# run_file FILE: source it in a subshell, against the sanitizer build when
+# its name matches RB_SAN_TESTS.
+run_file() {
+	(
+		if [ -n "$san_bin" ] && matches "$(basename "$1")" "$RB_SAN_TESTS"; then
+			RB_BIN=$san_bin
+			export ASAN_OPTIONS=${ASAN_OPTIONS:-exitcode=86:detect_leaks=1}
+			export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:exitcode=87}
+			tap_diag "$(basename "$1"): the programs of $RB_BIN"
+		fi
+		. "$1"
+	)
+}
+
+times=() files=()
+set -f
+pats=(${RB_TESTS:-t_*.sh})
+set +f
+for pat in "${pats[@]}"; do
+	for f in "$here"/$pat; do
+		[ -f "$f" ] && files+=("$f")
+	done
+done
+if [ -n "${RB_BESIDE:-}" ]; then
+	: "${RB_ALONE=t_[3-9]*.sh}"
+	for f in "${files[@]}"; do
+		matches "$(basename "$f")" "$RB_BESIDE" && beside_start "$f"
+	done
+	tap_diag "beside the others: ${beside_dirs[*]##*/beside.}; alone, after them: $RB_ALONE"
+fi
+for f in "${files[@]}"; do
+	[ -n "${RB_BESIDE:-}" ] && matches "$(basename "$f")" "$RB_BESIDE" && continue
+	[ -n "${RB_BESIDE:-}" ] && matches "$(basename "$f")" "$RB_ALONE" && beside_flush
 	t0=$SECONDS
 	tap_diag "$(basename "$f")"
-	(. "$f")
+	run_file "$f"
 	st=$?
 	# a case file must not exit by itself: if it did, that is a failure
 	[ "$st" = 0 ] || tap_ok "$st" "$(basename "$f") exited with status $st"
-	tap_diag "$(basename "$f"): $((SECONDS - t0)) s"
+	t0=$((SECONDS - t0))
+	tap_diag "$(basename "$f"): $t0 s"
+	times+=("$(basename "$f" .sh) $t0")
 done
+beside_flush
+tap_diag "times: $(printf '%s s, ' "${times[@]}" | sed 's/, $//')"
 
 n=$(cat "$RB_TMP/tap.n" 2>/dev/null || echo 0)
 echo "1..$n"

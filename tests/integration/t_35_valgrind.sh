@@ -5,14 +5,19 @@
 #
 # Under the test bed's emulation valgrind is slow (a pair takes 15-40 s), so
 # the runs are small and RB_VG_JOBS pairs (default 2) run side by side, each
-# on its own -p.  Knobs: RB_VG_PROGS (default the eight benchmarks),
+# on its own -p.  The fast run takes four benchmarks, one of each kind of
+# loop (send/receive, write latency, read, atomics), the full one (RB_FULL=1)
+# all eight; the rest of each program, and the other four, run under
+# ASan+UBSan (LeakSanitizer included) in CI.  Knobs: RB_VG_PROGS (default
+# as said),
 # RB_VG_JOBS, RB_VG_ARGS (more options for both sides, e.g. --no-numa or
 # --cpu=LIST).  The valgrind logs stay in each case's folder ($RB_TMP,
 # removed at the end; a failure shows the reports).  Suppressions:
 # tests/integration/valgrind.supp, each entry with its reason.
 # Not for a sanitizer build (valgrind and ASan exclude each other): skipped.
 
-vg_progs=${RB_VG_PROGS:-rb_send_bw rb_send_lat rb_write_bw rb_write_lat rb_read_bw rb_read_lat rb_atomic_bw rb_atomic_lat}
+vg_progs=${RB_VG_PROGS:-$(rb_fast_full "rb_send_bw rb_write_lat rb_read_bw rb_atomic_lat" \
+	"rb_send_bw rb_send_lat rb_write_bw rb_write_lat rb_read_bw rb_read_lat rb_atomic_bw rb_atomic_lat")}
 vg_jobs=${RB_VG_JOBS:-2}
 vg_port=19700
 vg=(valgrind --tool=memcheck --leak-check=full --show-leak-kinds=definite
