@@ -172,7 +172,8 @@ num_gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; }
 #                             background: $RB_CASE_DIR/SIDE.out, SIDE.err.
 #   rb_wait SIDE...           waits for each (once: SIDE.rc keeps its exit
 #                             status); returns 0 when all exited 0.
-#   rb_cmd PROG               the command line start "$RB_BIN/PROG" -d "$RB_DEV".
+#   rb_cmd PROG               the command line start "$RB_BIN/PROG" -d "$RB_DEV"
+#                             (and -p $RB_LANE_PORT in run-all.sh's second lane).
 #   rb_check FILE EXPR... [-- FILE EXPR...]...
 #                             true when each Python expression EXPR holds over
 #                             the results file FILE before it (CSV, CSV
@@ -234,7 +235,7 @@ rb_case() {
 	mkdir -p "$RB_CASE_DIR"
 }
 
-rb_cmd() { echo "\"\$RB_BIN/$1\" -d \"\$RB_DEV\""; }
+rb_cmd() { echo "\"\$RB_BIN/$1\" -d \"\$RB_DEV\"${RB_LANE_PORT:+ -p $RB_LANE_PORT}"; }
 
 rb_file() { echo "$RB_CASE_DIR/$1"; }
 

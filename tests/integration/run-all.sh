@@ -11,14 +11,16 @@
 # given exit statuses no case expects (86 ASan/LSan, 87 UBSan).  That is how
 # CI runs the benchmark cases under ASan+UBSan without running them twice.
 #
-# RB_BESIDE (globs, e.g. 't_35_*.sh'): files that start at once in the
-# background, beside the others, each with its own RB_TMP; their TAP lines
-# come out as one block, renumbered, when they are done.  For files that
-# keep the CPUs busy (valgrind) while the others mostly wait on their peers.
-# The files matching RB_ALONE (default 't_[3-9]*.sh': peer loss and rogue
-# peers with their deadlines, speed comparisons, the device's counters, MPI)
-# start only after those ended.  A file beside the others must use ports of
-# its own (-p), not the default.
+# RB_BESIDE (globs, e.g. 't_2*.sh t_35_*.sh'): a second lane.  These files
+# run one after the other in the background, beside the others, in their
+# own RB_TMP and on their own default port (RB_BESIDE_PORT, default 18600:
+# rb_cmd adds -p; fixed ports of their own are fine too); their TAP lines
+# come out as one block, renumbered, when the lane is done.  The guest's
+# CPUs are idle much of the time a pair starts, connects and ends, which
+# the other lane then uses.  The files matching RB_ALONE (default
+# 't_[3-9]*.sh': peer loss with its deadlines, speed comparisons, the
+# device's counters, MPI) wait for the second lane to end.  A file in the
+# second lane must not read device-wide counters or compare speeds.
 #
 # Normally run inside the test bed: scripts/rb-testbed -- tests/integration/run-all.sh
 here=$(cd "$(dirname "$0")" && pwd)
@@ -48,48 +50,49 @@ matches() {
 	return 1
 }
 
-# The files beside the others: their pids and output folders.
-beside_pids=() beside_dirs=()
+# The files beside the others run one after the other in a second lane:
+# its pid and folder.
+beside_pid="" beside_dir=""
 
-# beside_start FILE: run FILE in the background, in its own RB_TMP.
+# beside_start FILE...: the second lane, in the background, in its own
+# RB_TMP, on its own default port (RB_LANE_PORT: rb_cmd adds -p).
 beside_start() {
-	local d
-	d=$RB_TMP/beside.$(basename "$1" .sh)
-	mkdir -p "$d"
+	beside_dir=$RB_TMP/beside
+	mkdir -p "$beside_dir"
 	(
-		export RB_TMP=$d
-		t0=$SECONDS
-		tap_diag "$(basename "$1") (beside the others)"
-		run_file "$1"
-		st=$?
-		[ "$st" = 0 ] || tap_ok "$st" "$(basename "$1") exited with status $st"
-		t0=$((SECONDS - t0))
-		tap_diag "$(basename "$1"): $t0 s"
-		echo "$(basename "$1" .sh) $t0" >"$d/time"
-	) >"$d/out" 2>&1 </dev/null &
-	beside_pids+=($!)
-	beside_dirs+=("$d")
+		export RB_TMP=$beside_dir RB_LANE_PORT=${RB_BESIDE_PORT:-18600}
+		export RB_PAIR_PORT=$RB_LANE_PORT
+		for f in "$@"; do
+			t0=$SECONDS
+			tap_diag "$(basename "$f") (beside the others, default port $RB_LANE_PORT)"
+			run_file "$f"
+			st=$?
+			[ "$st" = 0 ] || tap_ok "$st" "$(basename "$f") exited with status $st"
+			t0=$((SECONDS - t0))
+			tap_diag "$(basename "$f"): $t0 s"
+			echo "$(basename "$f" .sh) $t0" >>"$beside_dir/times"
+		done
+	) >"$beside_dir/out" 2>&1 </dev/null &
+	beside_pid=$!
 }
 
-# beside_flush: wait for the files beside the others, then print their TAP
-# with this run's numbers.
+# beside_flush: wait for the second lane, then print its TAP with this
+# run's numbers.
 beside_flush() {
-	local i d line n re='^(not )?ok [0-9]+ (.*)$'
-	for i in "${!beside_pids[@]}"; do
-		wait "${beside_pids[$i]}"
-		d=${beside_dirs[$i]}
-		while IFS= read -r line; do
-			if [[ $line =~ $re ]]; then
-				n=$(tap_next)
-				echo "${BASH_REMATCH[1]}ok $n ${BASH_REMATCH[2]}"
-				[ -n "${BASH_REMATCH[1]}" ] && echo "$n ${BASH_REMATCH[2]#- }" >>"$RB_TMP/tap.failed"
-			else
-				echo "$line"
-			fi
-		done <"$d/out"
-		[ -s "$d/time" ] && times+=("$(cat "$d/time")")
-	done
-	beside_pids=() beside_dirs=()
+	local line n re='^(not )?ok [0-9]+ (.*)$'
+	[ -n "$beside_pid" ] || return 0
+	wait "$beside_pid"
+	while IFS= read -r line; do
+		if [[ $line =~ $re ]]; then
+			n=$(tap_next)
+			echo "${BASH_REMATCH[1]}ok $n ${BASH_REMATCH[2]}"
+			[ -n "${BASH_REMATCH[1]}" ] && echo "$n ${BASH_REMATCH[2]#- }" >>"$RB_TMP/tap.failed"
+		else
+			echo "$line"
+		fi
+	done <"$beside_dir/out"
+	[ -s "$beside_dir/times" ] && mapfile -t -O "${#times[@]}" times <"$beside_dir/times"
+	beside_pid=""
 }
 
 # run_file FILE: source it in a subshell, against the sanitizer build when
@@ -117,10 +120,12 @@ for pat in "${pats[@]}"; do
 done
 if [ -n "${RB_BESIDE:-}" ]; then
 	: "${RB_ALONE=t_[3-9]*.sh}"
+	beside=()
 	for f in "${files[@]}"; do
-		matches "$(basename "$f")" "$RB_BESIDE" && beside_start "$f"
+		matches "$(basename "$f")" "$RB_BESIDE" && beside+=("$f")
 	done
-	tap_diag "beside the others: ${beside_dirs[*]##*/beside.}; alone, after them: $RB_ALONE"
+	tap_diag "a second lane: ${beside[*]##*/}; after it: $RB_ALONE"
+	((${#beside[@]})) && beside_start "${beside[@]}"
 fi
 for f in "${files[@]}"; do
 	[ -n "${RB_BESIDE:-}" ] && matches "$(basename "$f")" "$RB_BESIDE" && continue
