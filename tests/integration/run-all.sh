@@ -11,16 +11,17 @@
 # given exit statuses no case expects (86 ASan/LSan, 87 UBSan).  That is how
 # CI runs the benchmark cases under ASan+UBSan without running them twice.
 #
-# RB_BESIDE (globs, e.g. 't_2*.sh t_35_*.sh'): a second lane.  These files
+# RB_BESIDE (globs, e.g. 't_20_*.sh t_35_*.sh'): a second lane.  These files
 # run one after the other in the background, beside the others, in their
 # own RB_TMP and on their own default port (RB_BESIDE_PORT, default 18600:
 # rb_cmd adds -p; fixed ports of their own are fine too); their TAP lines
 # come out as one block, renumbered, when the lane is done.  The guest's
 # CPUs are idle much of the time a pair starts, connects and ends, which
 # the other lane then uses.  The files matching RB_ALONE (default
-# 't_[3-9]*.sh': peer loss with its deadlines, speed comparisons, the
-# device's counters, MPI) wait for the second lane to end.  A file in the
-# second lane must not read device-wide counters or compare speeds.
+# 't_[2-9]*.sh': all but perftest's and the benchmark cases, t_0* and t_1*,
+# which run beside the second lane) wait for the second lane to end.  A
+# file in the second lane, or a t_0*/t_1* file, must not disturb the device
+# (a port set down) nor read device-wide counters or compare speeds.
 #
 # Normally run inside the test bed: scripts/rb-testbed -- tests/integration/run-all.sh
 here=$(cd "$(dirname "$0")" && pwd)
@@ -119,7 +120,7 @@ for pat in "${pats[@]}"; do
 	done
 done
 if [ -n "${RB_BESIDE:-}" ]; then
-	: "${RB_ALONE=t_[3-9]*.sh}"
+	: "${RB_ALONE=t_[2-9]*.sh}"
 	beside=()
 	for f in "${files[@]}"; do
 		matches "$(basename "$f")" "$RB_BESIDE" && beside+=("$f")
