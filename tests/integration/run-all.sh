@@ -6,7 +6,8 @@
 # only when all cases passed.
 #
 # RB_SAN_BIN, a sanitizer build (configure --enable-sanitizers): the files
-# matching RB_SAN_TESTS (default 't_1[0-9]_*.sh', the benchmark cases) run
+# of tests/integration matching RB_SAN_TESTS (default 't_1[0-9]_*.sh', the
+# benchmark cases; not those of tests/numa, tests/cpus... named in RB_TESTS) run
 # against its programs rather than $top_builddir's, with sanitizer findings
 # given exit statuses no case expects (86 ASan/LSan, 87 UBSan).  That is how
 # CI runs the benchmark cases under ASan+UBSan without running them twice.
@@ -100,7 +101,8 @@ beside_flush() {
 # its name matches RB_SAN_TESTS.
 run_file() {
 	(
-		if [ -n "$san_bin" ] && matches "$(basename "$1")" "$RB_SAN_TESTS"; then
+		if [ -n "$san_bin" ] && [ "$(dirname "$1")" = "$here" ] &&
+			matches "$(basename "$1")" "$RB_SAN_TESTS"; then
 			RB_BIN=$san_bin
 			export ASAN_OPTIONS=${ASAN_OPTIONS:-exitcode=86:detect_leaks=1}
 			export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:exitcode=87}

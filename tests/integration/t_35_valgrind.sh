@@ -21,8 +21,7 @@ vg_progs=${RB_VG_PROGS:-$(rb_fast_full "rb_send_bw rb_write_lat rb_read_bw rb_at
 vg_jobs=${RB_VG_JOBS:-2}
 vg_port=19700
 # Deadlines (s) for each valgrind process and for a server to listen:
-# generous, as in CI the file shares the guest with a second lane of cases
-# (tests/integration/run-all.sh, RB_BESIDE) on a host that may be busy.
+# generous, for a busy host (at load 40 a pair did not listen within 240 s).
 vg_limit=${RB_VG_LIMIT:-600}
 vg=(valgrind --tool=memcheck --leak-check=full --show-leak-kinds=definite
 	--errors-for-leak-kinds=definite --error-exitcode=99 --num-callers=30
