@@ -242,9 +242,19 @@ total,339.000,40800,108600'
 	run "$rb_icount" --parse "100:$icdata/ib_write_bw-100.cg" "100:$icdata/ib_write_bw-300.cg" --program ib_write_bw
 	[ "$st" = 2 ] && grep -q 'message counts are equal' "$tmp/err"
 	ok $? "rb-icount: --parse: equal message counts: exit 2 (status $st)"
+
+	# --summarize on two boots' canned per-boot CSVs (tests/data/icount/raw)
+	mkdir -p "$tmp/sum" && cp -r "$icdata/raw" "$tmp/sum/"
+	run "$rb_icount" --summarize --out "$tmp/sum"
+	readme=$tmp/sum/README.md
+	[ "$st" = 0 ] && grep -q '^| write_bw | client | 549.2 | 353.7 | 1.55 | 305.0 | 150.1 | 32.1 |$' "$readme" &&
+		grep -q '^| write_bw | 0.500 | 0.500 | 0.000 | 0.000 | 52.281 |$' "$readme" &&
+		grep -q 'boot 2, send_bw rdmabench at 800: exit status 124' "$readme" &&
+		[ "$(grep -c '^[12],write_bw,' "$tmp/sum/icount.csv")" = 28 ]
+	ok $? "rb-icount: --summarize: the table, the movement between boots, the failed run, both boots' rows (status $st)"
 else
 	for c in "--help" "--version" "unknown case" "--bw-iters" "--boots" "--parse buckets" \
-		"--parse other program" "--parse cut short" "--parse equal counts"; do
+		"--parse other program" "--parse cut short" "--parse equal counts" "--summarize"; do
 		skip "rb-icount: $c" "python3 is not installed"
 	done
 fi
