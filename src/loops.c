@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "explain.h"
 #include "log.h"
 #include "oob.h"
 #include "postsched.h"
@@ -223,9 +224,10 @@ static int wc_check(const struct rb_session *s, const struct ibv_wc *wc, const c
 {
 	if (wc->status == IBV_WC_SUCCESS)
 		return 0;
-	log_err("%s completion error on QPN 0x%06x at size %llu: %s (%d): %s", what, wc->qp_num,
-		(unsigned long long)s->size, ibv_wc_status_str(wc->status), wc->status,
-		qps_wc_hint(wc->status));
+	const struct explain *e = explain_wc(wc->status);
+
+	log_err("%s completion error on QPN 0x%06x at size %llu: %s (%d): likely %s; check %s", what,
+		wc->qp_num, (unsigned long long)s->size, e->name, wc->status, e->causes, e->check);
 	return -EIO;
 }
 
