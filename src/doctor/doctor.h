@@ -48,7 +48,7 @@ struct dr_facts {
 	int gid_index;              /* -1: none usable */
 	char gid_type[16];          /* "RoCE v2", "IB", ... */
 	char gid_ip[64];            /* "" on IB */
-	char gid_prefix[48];        /* the subnet: IPv4 /24 ... or the IB prefix */
+	char gid_prefix[72];        /* the subnet: IPv4 /24 ... or the IB prefix */
 	char link_layer[16];
 	int active_mtu;             /* bytes */
 	int netdev_mtu;             /* 0: none */

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <ifaddrs.h>
 #include <netdb.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -14,6 +15,7 @@
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 
+#include "child.h"
 #include "device.h"
 #include "doctor.h"
 #include "gid.h"
@@ -34,7 +36,7 @@ static void provider_of(const char *dev, char *buf, size_t len)
 	n = readlink(path, link, sizeof(link) - 1);
 	if (n > 0) {
 		link[n] = '\0';
-		snprintf(buf, len, "%s", strrchr(link, '/') ? strrchr(link, '/') + 1 : link);
+		snprintf(buf, len, "%.40s", strrchr(link, '/') ? strrchr(link, '/') + 1 : link);
 	} else {
 		snprintf(buf, len, "%s", strncmp(dev, "rxe", 3) == 0 ? "rxe (Soft-RoCE)" : "unknown");
 	}
@@ -326,6 +328,33 @@ static int cm_device_of(const char *ip, char *dev, size_t len)
 	return err;
 }
 
+/* In a child: librdmacm keeps every device open once used, and the probe's
+ * children must not inherit those contexts (verbs objects do not survive a
+ * fork).  The child writes the device name, or "!errno", to stderr. */
+static int cm_child(void *arg)
+{
+	char dev[64] = "";
+	int err = cm_device_of(arg, dev, sizeof(dev));
+
+	if (err)
+		fprintf(stderr, "!%d", -err);
+	else
+		fprintf(stderr, "%s", dev);
+	return 0;
+}
+
+static int cm_device_forked(const char *ip, char *dev, size_t len)
+{
+	struct child c;
+	int err = child_start(&c, cm_child, (void *)ip, CHILD_QUIET | CHILD_CAPTURE);
+
+	if (!err)
+		err = child_wait(&c, 10000, dev, len);
+	if (err)
+		return err < 0 ? err : -EIO;
+	return dev[0] == '!' ? -atoi(dev + 1) : 0;
+}
+
 static void check_rdma_cm(const struct dr_facts *f, struct dr_report *r)
 {
 	char dev[64] = "";
@@ -340,7 +369,7 @@ static void check_rdma_cm(const struct dr_facts *f, struct dr_report *r)
 		dr_add(r, "rdma_cm", DR_OK, NULL, "present (no GID address to resolve)");
 		return;
 	}
-	err = cm_device_of(f->gid_ip, dev, sizeof(dev));
+	err = cm_device_forked(f->gid_ip, dev, sizeof(dev));
 	if (err)
 		dr_add(r, "rdma_cm", DR_FAIL, "the address is on this host's RDMA netdev (ip addr)",
 		       "binding %s: %s", f->gid_ip, strerror(-err));
@@ -356,7 +385,7 @@ static void check_numa(const struct dr_facts *f, struct dr_report *r)
 	int node = sysfs_device_numa_node("", f->dev, why, sizeof(why));
 
 	if (node < 0) {
-		dr_add(r, "NUMA", DR_OK, NULL, "no NUMA node (%s): any CPU", why);
+		dr_add(r, "NUMA", DR_OK, NULL, "no NUMA node: %s; any CPU", why);
 		return;
 	}
 	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist", node);

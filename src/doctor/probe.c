@@ -29,7 +29,7 @@ static const struct step steps[] = {
 	{ "RC atomic", "atomic_bw", "RC", false },
 	{ "UC write", "write_bw", "UC", false },
 	{ "UD send", "send_bw", "UD", false },
-	{ "rdma_cm connect", "write_bw", "RC", true },
+	{ "rdma_cm", "write_bw", "RC", true },
 };
 
 #define N_STEPS ((int)(sizeof(steps) / sizeof(steps[0])))

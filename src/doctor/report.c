@@ -49,9 +49,9 @@ static void print_text(FILE *f, const struct dr_report *r, const char *title)
 	for (int i = 0; i < r->n; i++) {
 		const struct dr_check *c = &r->c[i];
 
-		fprintf(f, "%-5s %-14s %s\n", level_names[c->level], c->name, c->observed);
+		fprintf(f, "%-5s %-16s %s\n", level_names[c->level], c->name, c->observed);
 		if (c->advice[0])
-			fprintf(f, "%-20s -> %s\n", "", c->advice);
+			fprintf(f, "%-22s -> %s\n", "", c->advice);
 	}
 	fprintf(f, "summary: %d ok, %d warn, %d fail\n", dr_count(r, DR_OK), dr_count(r, DR_WARN),
 		dr_count(r, DR_FAIL));
