@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -40,6 +41,7 @@ int child_start(struct child *c, int (*fn)(void *), void *arg, unsigned flags)
 		return err;
 	}
 	if (c->pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGTERM);   /* never outlive the parent */
 		if (flags & CHILD_QUIET)
 			child_redirect(open("/dev/null", O_WRONLY), STDOUT_FILENO);
 		if (flags & CHILD_CAPTURE)

@@ -67,5 +67,5 @@ int main(void)
 	test_every_status();
 	test_named();
 	test_qp();
-	return tap_failed != 0;
+	return tap_done();
 }
