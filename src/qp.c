@@ -8,6 +8,7 @@
 #include "explain.h"
 #include "log.h"
 #include "options.h"
+#include "testfault.h"
 
 #define ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
 
@@ -355,7 +356,7 @@ static int qp_to_rts(struct rb_qps *q, int i, const struct rb_options *o)
 	if (q->tr == TR_RC) {
 		a.timeout = (uint8_t)o->qp_timeout;
 		a.retry_cnt = 7;
-		a.rnr_retry = 7;
+		a.rnr_retry = test_fault("no-recv") ? 1 : 7;
 		a.max_rd_atomic = (uint8_t)q->outs;
 		mask |= IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC;
 	}

@@ -17,7 +17,7 @@ struct dr_check {
 	char name[24];
 	enum dr_level level;
 	char observed[320];
-	char advice[320];
+	char advice[400];
 };
 
 #define DR_MAX_CHECKS 48

@@ -149,13 +149,14 @@ static int msg_recv(int fd, char *buf, size_t cap, int ms)
 	return err;
 }
 
-/* A step's result line: ok, or what failed where, explained. */
+/* A step's result line: ok, or what failed where; a completion status
+ * with its causes and check from the table. */
 static void probe_report(struct dr_report *r, int i, int here, const char *dh, int there,
 			 const char *dt)
 {
-	const char *diag = here ? dh : dt, *wc = strstr(diag, "IBV_WC_");
+	const char *diag = here ? dh : dt, *wc = strstr(diag, "IBV_WC_"), *cut;
 	const struct explain *e = NULL;
-	char name[24], word[40] = "";
+	char name[24], word[40] = "", adv[320];
 
 	snprintf(name, sizeof(name), "probe %s", dr_probe_name(i));
 	if (!here && !there) {
@@ -164,8 +165,11 @@ static void probe_report(struct dr_report *r, int i, int here, const char *dh, i
 	}
 	if (wc && sscanf(wc, "%39[A-Z_]", word) == 1)
 		e = explain_wc_named(word);
-	dr_add(r, name, DR_FAIL, e ? e->check : "run the benchmark by hand with --verbose on both "
-	       "sides", "failed %s: %s", here ? "here" : "on the server", diag[0] ? diag : "no message");
+	cut = e ? strstr(diag, ": likely ") : NULL;
+	snprintf(adv, sizeof(adv), "likely %s; check %s", e ? e->causes : "", e ? e->check : "");
+	dr_add(r, name, DR_FAIL, e ? adv : "run the benchmark by hand with --verbose on both sides",
+	       "failed %s: %.*s", here ? "here" : "on the server",
+	       cut ? (int)(cut - diag) : (int)strlen(diag), diag[0] ? diag : "no message");
 }
 
 /* One step on both sides; -errno when the channel to the server failed. */

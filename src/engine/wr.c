@@ -9,6 +9,7 @@
 
 #include "explain.h"
 #include "log.h"
+#include "testfault.h"
 
 /*
  * Poll a CQ; with -e and may_sleep, sleep on the completion channel (100 ms
@@ -100,12 +101,12 @@ static void post_fill(const struct rb_session *s, int i, struct ibv_send_wr *wr,
 		wr->wr.ud.remote_qkey = RB_UD_QKEY;
 	} else if (s->bench->verb == VERB_ATOMIC) {
 		wr->wr.atomic.remote_addr = qps_remote_addr(q, i);
-		wr->wr.atomic.rkey = q->remote[i].rkey;
+		wr->wr.atomic.rkey = q->remote[i].rkey ^ (test_fault("bad-rkey") ? 0x5a5aa5u : 0);
 		wr->wr.atomic.compare_add = 1;
 		wr->wr.atomic.swap = 0;
 	} else {
 		wr->wr.rdma.remote_addr = qps_remote_addr(q, i);
-		wr->wr.rdma.rkey = q->remote[i].rkey;
+		wr->wr.rdma.rkey = q->remote[i].rkey ^ (test_fault("bad-rkey") ? 0x5a5aa5u : 0);
 	}
 }
 
