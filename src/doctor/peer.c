@@ -149,6 +149,25 @@ static int msg_recv(int fd, char *buf, size_t cap, int ms)
 	return err;
 }
 
+/* Failures without a completion status: what the message says, what to do.
+ * The exchange over TCP worked, so a silent RDMA side points at the path. */
+static const struct { const char *says, *advice; } silent[] = {
+	{ "nothing completed", "RDMA packets get no answer while TCP works: UDP 4791 blocked by a "
+	  "firewall (nft list ruleset, iptables -L), a wrong GID or route (the peer checks above); "
+	  "a longer --timeout may show the completion status" },
+	{ "stopped early", "the other side gave up first: see its line (rb_doctor --server's stderr)" },
+	{ "no event within", "rdma_cm got no answer: UDP 4791 blocked by a firewall, the address not "
+	  "on the peer's RDMA netdev, or rdma_cm not loaded there" },
+};
+
+static const char *silent_advice(const char *diag)
+{
+	for (size_t i = 0; i < sizeof(silent) / sizeof(silent[0]); i++)
+		if (strstr(diag, silent[i].says))
+			return silent[i].advice;
+	return "run the benchmark by hand with --verbose on both sides";
+}
+
 /* A step's result line: ok, or what failed where; a completion status
  * with its causes and check from the table. */
 static void probe_report(struct dr_report *r, int i, int here, const char *dh, int there,
@@ -167,7 +186,7 @@ static void probe_report(struct dr_report *r, int i, int here, const char *dh, i
 		e = explain_wc_named(word);
 	cut = e ? strstr(diag, ": likely ") : NULL;
 	snprintf(adv, sizeof(adv), "likely %s; check %s", e ? e->causes : "", e ? e->check : "");
-	dr_add(r, name, DR_FAIL, e ? adv : "run the benchmark by hand with --verbose on both sides",
+	dr_add(r, name, DR_FAIL, e ? adv : silent_advice(diag),
 	       "failed %s: %.*s", here ? "here" : "on the server",
 	       cut ? (int)(cut - diag) : (int)strlen(diag), diag[0] ? diag : "no message");
 }
