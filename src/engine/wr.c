@@ -6,6 +6,7 @@
 #include "engine/internal.h"
 
 #include <poll.h>
+#include <stddef.h>
 
 #include "explain.h"
 #include "log.h"
@@ -110,6 +111,9 @@ static void post_fill(const struct rb_session *s, int i, struct ibv_send_wr *wr,
 	}
 }
 
+_Static_assert(offsetof(struct ibv_send_wr, wr.atomic.remote_addr) ==
+	       offsetof(struct ibv_send_wr, wr.rdma.remote_addr), "wr_operands sets either through rdma");
+
 int post_set_init(struct post_set *p, const struct rb_session *s, unsigned list)
 {
 	size_t n = (size_t)s->q.n * list;
@@ -125,6 +129,7 @@ int post_set_init(struct post_set *p, const struct rb_session *s, unsigned list)
 	p->stride = loop_addr_stride(s);
 	p->slot_mask = (p->slots & (p->slots - 1)) ? 0 : p->slots - 1;
 	p->cas = s->bench->verb == VERB_ATOMIC && s->opt->atomic_op == ATOMIC_CMP_SWAP;
+	p->remote = s->bench->verb != VERB_SEND && s->q.tr != TR_UD;
 	for (int i = 0; i < s->q.n; i++)
 		for (unsigned j = 0; j < list; j++) {
 			size_t k = (size_t)i * list + j;
