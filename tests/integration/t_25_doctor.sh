@@ -33,11 +33,11 @@ t25_status() { t25_line "$1" | awk '{ print $1 }'; }
 # BIN with the environment ENV (e.g. RB_TEST_FAULT=no-recv).
 t25_pair() {
 	rb_case "$1"
-	timeout -k 5 180 env $3 "$2/rb_doctor" -d "$RB_DEV" --server -p $t25_port --timeout 3 \
+	timeout -k 5 330 env $3 "$2/rb_doctor" -d "$RB_DEV" --server -p $t25_port --timeout 10 \
 		>"$RB_CASE_DIR/server.out" 2>"$RB_CASE_DIR/server.err" </dev/null &
 	local spid=$!
 	wait_listen $t25_port
-	timeout -k 5 150 env $3 "$2/rb_doctor" -d "$RB_DEV" -p $t25_port --timeout 3 "$RB_IP" \
+	timeout -k 5 300 env $3 "$2/rb_doctor" -d "$RB_DEV" -p $t25_port --timeout 10 "$RB_IP" \
 		>"$RB_CASE_DIR/client.out" 2>"$RB_CASE_DIR/client.err" </dev/null
 	echo $? >"$RB_CASE_DIR/client.rc"
 	kill -TERM "$spid" 2>/dev/null

@@ -3,7 +3,7 @@
 # up until guest B's cases (tests/two/d_*.sh) write DIR/done, or 600 s pass.
 #   doctor-server.sh DIR BUILDDIR
 dir=$1 bin=$2
-"$bin/rb_doctor" -d rxe0 --server -p 18600 --timeout 3 2>"$dir/server.err" &
+"$bin/rb_doctor" -d rxe0 --server -p 18600 --timeout 10 2>"$dir/server.err" &
 pid=$!
 for _ in $(seq 3000); do
 	[ -e "$dir/done" ] && break
