@@ -10,28 +10,28 @@
 
 #undef RB_BENCH_NAME
 #define RB_BENCH_NAME rb_bench_send_bw
-#include "../bench/send_bw.c"
+#include "../../bench/send_bw.c"
 #undef RB_BENCH_NAME
 #define RB_BENCH_NAME rb_bench_send_lat
-#include "../bench/send_lat.c"
+#include "../../bench/send_lat.c"
 #undef RB_BENCH_NAME
 #define RB_BENCH_NAME rb_bench_write_bw
-#include "../bench/write_bw.c"
+#include "../../bench/write_bw.c"
 #undef RB_BENCH_NAME
 #define RB_BENCH_NAME rb_bench_write_lat
-#include "../bench/write_lat.c"
+#include "../../bench/write_lat.c"
 #undef RB_BENCH_NAME
 #define RB_BENCH_NAME rb_bench_read_bw
-#include "../bench/read_bw.c"
+#include "../../bench/read_bw.c"
 #undef RB_BENCH_NAME
 #define RB_BENCH_NAME rb_bench_read_lat
-#include "../bench/read_lat.c"
+#include "../../bench/read_lat.c"
 #undef RB_BENCH_NAME
 #define RB_BENCH_NAME rb_bench_atomic_bw
-#include "../bench/atomic_bw.c"
+#include "../../bench/atomic_bw.c"
 #undef RB_BENCH_NAME
 #define RB_BENCH_NAME rb_bench_atomic_lat
-#include "../bench/atomic_lat.c"
+#include "../../bench/atomic_lat.c"
 #undef RB_BENCH_NAME
 
 static const struct rb_bench *const benches[] = {
