@@ -1,6 +1,7 @@
-#include "mpi_job.h"
+#include "mpi_steps.h"
 
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,79 +9,68 @@
 #include "clock.h"
 #include "log.h"
 #include "mpi_chan.h"
+#include "mpi_report.h"
 #include "run.h"
-
-/* ---- the patterns ---- */
-
-static int pattern_nsteps(const struct mpi_job *job)
-{
-	return job->pattern == PATTERN_PAIRS ? job->nranks * (job->nranks - 1) : 1;
-}
-
-/* Step k's links into l (room for nranks); returns how many. */
-static int step_links(const struct mpi_job *job, int k, struct mpi_link_ends *l)
-{
-	int n = job->nranks, half = n / 2, count = 0;
-
-	switch (job->pattern) {
-	case PATTERN_PAIRS:         /* every ordered pair, one at a time */
-		l[0].src = k / (n - 1);
-		l[0].dst = k % (n - 1) < l[0].src ? k % (n - 1) : k % (n - 1) + 1;
-		return 1;
-	case PATTERN_RING:          /* each rank to the next, at once */
-		for (int i = 0; i < n; i++)
-			l[count++] = (struct mpi_link_ends){ i, (i + 1) % n };
-		return count;
-	case PATTERN_BISECTION:     /* the first half to the second, at once */
-		for (int i = 0; i < half; i++)
-			l[count++] = (struct mpi_link_ends){ i, i + half };
-		return count;
-	}
-	return 0;
-}
 
 /* ---- one link's session ---- */
 
 struct link_run {
 	struct mpi_job *job;
-	struct mpi_link_ends ends;
+	struct sched_link ends;
+	int round;
 	bool is_client;
 	struct mpi_chan *chan;
 	int rc;
+	int nrows;                  /* rows the client handed over */
 };
 
-int mpi_rows_add(struct mpi_rows *r, const uint64_t *rec, int len)
-{
-	if (r->n + len > r->cap) {
-		int cap = r->cap ? r->cap * 2 : 256;
-		uint64_t *v;
-
-		while (cap < r->n + len)
-			cap *= 2;
-		v = realloc(r->v, (size_t)cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		r->v = v;
-		r->cap = cap;
-	}
-	memcpy(r->v + r->n, rec, (size_t)len * sizeof(*rec));
-	r->n += len;
-	return 0;
-}
-
-/* The client's row of one size: kept until the step ends. */
+/* The client's row of one size: kept until the round ends. */
 static void link_row(void *arg, const union out_val *row, int ncols)
 {
 	struct link_run *lr = arg;
-	uint64_t rec[2 + REPORT_MAX_COLS];
+	uint64_t rec[REC_COLS + REPORT_MAX_COLS];
 
-	rec[0] = (uint64_t)lr->ends.src;
-	rec[1] = (uint64_t)lr->ends.dst;
+	mpi_rec_head(rec, lr->ends.src, lr->ends.dst, lr->round, LINK_OK, NULL);
 	for (int i = 0; i < ncols; i++)
-		rec[2 + i] = row[i].u;
-	if (mpi_rows_add(&lr->job->step_rows, rec, 2 + ncols))
+		rec[REC_COLS + i] = row[i].u;
+	if (mpi_rows_add(&lr->job->step_rows, rec, REC_COLS + ncols))
 		log_err("out of memory keeping the results of link %d -> %d", lr->ends.src,
 			lr->ends.dst);
+	lr->nrows++;
+}
+
+/* A failed link's record (client side): its cause, no figures. */
+static void link_failed(struct link_run *lr, enum link_status st, const char *cause)
+{
+	const struct mpi_job *job = lr->job;
+	uint64_t rec[REC_COLS + REPORT_MAX_COLS];
+
+	mpi_rec_head(rec, lr->ends.src, lr->ends.dst, lr->round, st,
+		     *cause ? cause : "failed (see the ranks' messages on stderr)");
+	for (int i = 0; i < job->cols.nall; i++) {
+		union out_val nan = { .d = NAN };
+
+		rec[REC_COLS + i] = job->cols.all[i].type == OUT_DOUBLE ? nan.u : 0;
+	}
+	rec[REC_COLS] = job->opt.all ? 0 : job->opt.size;
+	if (mpi_rows_add(&lr->job->step_rows, rec, MPI_REC_LEN(job)))
+		log_err("out of memory keeping the failure of link %d -> %d", lr->ends.src,
+			lr->ends.dst);
+}
+
+/* RB_TEST_BREAK_LINK="S>D" in the test build (rb_mpi_faults): link S -> D fails. */
+static bool link_broken_for_test(const struct link_run *lr)
+{
+#ifdef RB_TEST_FAULTS
+	const char *e = getenv("RB_TEST_BREAK_LINK");
+	int s, d;
+
+	return lr->is_client && e && sscanf(e, "%d>%d", &s, &d) == 2 && s == lr->ends.src &&
+	       d == lr->ends.dst;
+#else
+	(void)lr;
+	return false;
+#endif
 }
 
 static void *link_main(void *arg)
@@ -90,26 +80,35 @@ static void *link_main(void *arg)
 	int peer = lr->is_client ? lr->ends.dst : lr->ends.src;
 	char name[96];
 	struct rb_link l = { .chan = &lr->chan->chan, .peer = name, .is_client = lr->is_client,
-			     .row = link_row, .arg = lr };
+			     .row = link_row, .arg = lr, .test_break_qp = link_broken_for_test(lr) };
 
 	snprintf(name, sizeof(name), "rank %d (%s)", peer, job->hosts[peer]);
+	log_clear_last_err();
 	mpi_chan_init(lr->chan, MPI_COMM_WORLD, peer,
 		      lr->ends.src < lr->ends.dst ? TAG_LINK_UP : TAG_LINK_DOWN);
 	lr->rc = run_link(job->bench, &job->opt, &l);
-	if (mpi_chan_close(lr->chan, (int)(job->opt.timeout_s * 1000)) && !lr->rc)
+	if (mpi_chan_close(lr->chan, (int)(job->opt.timeout_s * 1000)) && !lr->rc) {
+		log_err("rank %d: the last frames to %s were not taken within --timeout", job->rank, name);
 		lr->rc = RB_EXIT_RUNTIME;
-	if (lr->rc)
-		log_err("rank %d (%s): link %d -> %d (%s -> %s) failed", job->rank,
+	}
+	if (lr->rc && rb_stop && lr->is_client) {
+		link_failed(lr, LINK_UNMEASURED, "interrupted (the job was stopped)");
+	} else if (lr->rc) {
+		log_err("rank %d (%s): link %d -> %d (%s -> %s) failed; the job goes on", job->rank,
 			job->hosts[job->rank], lr->ends.src, lr->ends.dst, job->hosts[lr->ends.src],
 			job->hosts[lr->ends.dst]);
+		if (lr->is_client)
+			link_failed(lr, LINK_FAILED, log_last_err());
+	}
 	return NULL;
 }
 
 /*
- * This rank's part of one step: its client link, its server link, or both
- * at once (a ring), the server's in a second thread.
+ * This rank's part of one round: its client link, its server link, or both
+ * at once (ring, shift), the second in its own thread.  A failed link is a
+ * record; only a thread or memory failure is an error.
  */
-static int step_sessions(struct mpi_job *job, const struct mpi_link_ends *l, int nl)
+static int round_sessions(struct mpi_job *job, int round, const struct sched_link *l, int nl)
 {
 	struct link_run runs[2] = { { .rc = 0 }, { .rc = 0 } };
 	struct mpi_chan *chans = calloc(2, sizeof(*chans));
@@ -118,10 +117,10 @@ static int step_sessions(struct mpi_job *job, const struct mpi_link_ends *l, int
 
 	if (!chans)
 		return -ENOMEM;
-	for (int i = 0; i < nl; i++) {
+	for (int i = 0; i < nl && n < 2; i++) {
 		if (l[i].src != job->rank && l[i].dst != job->rank)
 			continue;
-		runs[n] = (struct link_run){ job, l[i], l[i].src == job->rank, &chans[n], 0 };
+		runs[n] = (struct link_run){ job, l[i], round, l[i].src == job->rank, &chans[n], 0, 0 };
 		n++;
 	}
 	if (n == 2 && (err = pthread_create(&server, NULL, link_main, &runs[1]))) {
@@ -134,10 +133,10 @@ static int step_sessions(struct mpi_job *job, const struct mpi_link_ends *l, int
 	if (n == 2)
 		pthread_join(server, NULL);
 	free(chans);
-	return runs[0].rc || runs[1].rc ? -EIO : 0;
+	return 0;
 }
 
-/* ---- the end of a step: rows to rank 0, then everyone goes on together ---- */
+/* ---- the end of a round: rows to rank 0, then everyone goes on together ---- */
 
 static uint64_t deadline_of(const struct mpi_job *job)
 {
@@ -157,7 +156,7 @@ static int rows_send(struct mpi_job *job)
 		rc = mpi_wait_until(&req, NULL, deadline_of(job));
 	}
 	if (rc)
-		log_err("rank %d (%s): rank 0 did not end the step within %g s (--step-timeout)",
+		log_err("rank %d (%s): rank 0 did not end the round within %g s (--step-timeout)",
 			job->rank, job->hosts[job->rank], job->step_timeout_s);
 	return rc;
 }
@@ -173,8 +172,10 @@ static int rows_recv_one(struct mpi_job *job, int from, uint64_t deadline)
 			return -EIO;
 		if (flag)
 			break;
+		if (rb_stop)
+			return -EINTR;
 		if (clock_now_ns() >= deadline) {
-			log_err("rank %d (%s) did not finish the step within %g s (stalled or gone; --step-timeout)",
+			log_err("rank %d (%s) did not finish the round within %g s (stalled or gone; --step-timeout)",
 				from, job->hosts[from], job->step_timeout_s);
 			return -ETIMEDOUT;
 		}
@@ -190,18 +191,19 @@ static int rows_recv_one(struct mpi_job *job, int from, uint64_t deadline)
 	return 0;
 }
 
-static int rows_gather(struct mpi_job *job)
+/* Rank 0: every rank's rows of the round (got[r]: rank r's arrived), then the go-ahead. */
+static int rows_gather(struct mpi_job *job, bool *got)
 {
 	uint64_t deadline = deadline_of(job);
 	MPI_Request *reqs;
-	int err;
+	int err = 0;
 
 	mpi_report_rows(job, job->step_rows.v, job->step_rows.n / MPI_REC_LEN(job));
-	for (int r = 1; r < job->nranks; r++) {
-		err = rows_recv_one(job, r, deadline);
-		if (err)
-			return err;
-	}
+	got[0] = true;
+	for (int r = 1; r < job->nranks && !err; r++)
+		got[r] = !(err = rows_recv_one(job, r, deadline));
+	if (err)
+		return err;
 	reqs = calloc((size_t)job->nranks, sizeof(*reqs));
 	if (!reqs)
 		return -ENOMEM;
@@ -213,25 +215,46 @@ static int rows_gather(struct mpi_job *job)
 	return err;
 }
 
+static void round_log(const struct mpi_job *job, int r, const struct sched_link *l, int nl)
+{
+	if (job->rank != 0 || !log_verbose_enabled())
+		return;
+	if (nl == 1)
+		log_verbose("round %d of %d: rank %d -> rank %d", r + 1, job->sched.nrounds, l[0].src,
+			    l[0].dst);
+	else
+		log_verbose("round %d of %d: %d links at once", r + 1, job->sched.nrounds, nl);
+}
+
 int mpi_steps_run(struct mpi_job *job)
 {
-	struct mpi_link_ends *l = calloc((size_t)job->nranks, sizeof(*l));
-	int nsteps = pattern_nsteps(job), err = 0;
+	struct sched_link *l = calloc((size_t)job->nranks, sizeof(*l));
+	bool *got = calloc((size_t)job->nranks, sizeof(*got));
+	uint64_t t0 = clock_now_ns();
+	int done = 0, last = -1, err = l && got ? 0 : -ENOMEM;
 
-	if (!l)
-		return -ENOMEM;
-	for (int k = 0; k < nsteps && !err && !rb_stop; k++) {
-		int nl = step_links(job, k, l);
+	for (int r = 0; r < job->sched.nrounds && !err && !rb_stop; r++) {
+		int nl = sched_round(&job->sched, r, l);
 
-		if (job->rank == 0 && job->pattern == PATTERN_PAIRS)
-			log_verbose("step %d of %d: rank %d -> rank %d", k + 1, nsteps, l[0].src,
-				    l[0].dst);
+		last = r;
+		round_log(job, r, l, nl);
 		job->step_rows.n = 0;
-		err = step_sessions(job, l, nl);
+		memset(got, 0, (size_t)job->nranks * sizeof(*got));
+		err = round_sessions(job, r, l, nl);
 		if (!err)
-			err = job->rank ? rows_send(job) : rows_gather(job);
+			err = job->rank ? rows_send(job) : rows_gather(job, got);
+		if (!err)
+			done = r + 1;
 	}
+	/* the round in progress: the links whose rows did not come */
+	if (job->rank == 0 && done < job->sched.nrounds)
+		mpi_report_unmeasured(job, done, last == done ? got : NULL);
+	else if (job->rank == 0)
+		log_info("%d rounds in %.1f s (%.2f s a round)", job->sched.nrounds,
+			 (double)(clock_now_ns() - t0) / 1e9,
+			 (double)(clock_now_ns() - t0) / 1e9 / job->sched.nrounds);
 	free(l);
+	free(got);
 	free(job->step_rows.v);
 	return err;
 }
