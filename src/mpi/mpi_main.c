@@ -286,7 +286,7 @@ static int job_end(int err)
 		MPI_Finalize();
 		return RB_EXIT_OK;
 	}
-	log_err("ending the MPI job: %s", err == -EINVAL ? "usage" : "a link failed or a rank was lost");
+	log_err("ending the MPI job: %s", err == -EINVAL ? "usage" : err == -EINTR ? "stopped (a signal; the rows so far are written)" : "a rank was lost or stalled");
 	MPI_Abort(MPI_COMM_WORLD, err == -EINVAL ? RB_EXIT_USAGE : RB_EXIT_RUNTIME);
 	return RB_EXIT_RUNTIME;
 }
@@ -358,7 +358,7 @@ static int job_run(struct mpi_job *job)
 	if (job->rank == 0 && !err)
 		mpi_report_outliers(job);
 	if (job->rank == 0)
-		mpi_report_close(job, err ? "see the messages on stderr" : NULL);
+		mpi_report_close(job, err && err != -EINTR ? "see the messages on stderr" : NULL);
 	sched_free(&job->sched);
 	mpi_topo_free(job);
 	free(job->hosts);

@@ -94,11 +94,15 @@ static void *link_main(void *arg)
 	if (lr->rc && rb_stop && lr->is_client) {
 		link_failed(lr, LINK_UNMEASURED, "interrupted (the job was stopped)");
 	} else if (lr->rc) {
+		char cause[MPI_CAUSE_WORDS * sizeof(uint64_t)];
+
+		/* the session's own message, before this one replaces it */
+		snprintf(cause, sizeof(cause), "%s", log_last_err());
 		log_err("rank %d (%s): link %d -> %d (%s -> %s) failed; the job goes on", job->rank,
 			job->hosts[job->rank], lr->ends.src, lr->ends.dst, job->hosts[lr->ends.src],
 			job->hosts[lr->ends.dst]);
 		if (lr->is_client)
-			link_failed(lr, LINK_FAILED, log_last_err());
+			link_failed(lr, LINK_FAILED, cause);
 	}
 	return NULL;
 }
@@ -256,5 +260,5 @@ int mpi_steps_run(struct mpi_job *job)
 	free(l);
 	free(got);
 	free(job->step_rows.v);
-	return err;
+	return err ? err : done < job->sched.nrounds ? -EINTR : 0;
 }

@@ -123,8 +123,8 @@ int mpi_topo_plan(struct mpi_job *job, int n)
 	int nt, ngroups = 0, err = topo_read(job->topology, &t, &nt);
 
 	if (!err && nt != n) {
-		log_err("--topology: %s lists %d hosts, --plan=%d asks for %d: give one line per rank",
-			job->topology, nt, n, n);
+		log_err("--topology: %s lists %d hosts, not %d (--plan): give one line per rank",
+			job->topology, nt, n);
 		err = -EINVAL;
 	}
 	if (!err)
