@@ -19,10 +19,19 @@ static void log_v(const char *tag, const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
+/* This thread's last error message: rb_mpi reports a failed link's cause. */
+static _Thread_local char last_err[256];
+
+const char *log_last_err(void) { return last_err; }
+void log_clear_last_err(void) { last_err[0] = '\0'; }
+
 void log_err(const char *fmt, ...)
 {
 	va_list ap;
 
+	va_start(ap, fmt);
+	vsnprintf(last_err, sizeof(last_err), fmt, ap);
+	va_end(ap);
 	va_start(ap, fmt);
 	log_v("error: ", fmt, ap);
 	va_end(ap);

@@ -10,6 +10,9 @@ bool log_verbose_enabled(void);
 
 /* "prog: error: ..." */
 void log_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The calling thread's last log_err() message ("" when none since the clear). */
+const char *log_last_err(void);
+void log_clear_last_err(void);
 /* "prog: warning: ..." */
 void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "prog: ..." informational, always shown (stderr). */

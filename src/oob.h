@@ -61,7 +61,7 @@ int oob_expect(int fd, uint16_t type, void *buf, uint32_t cap, uint32_t *len, in
 /*
  * A channel to one peer: the session driver and the loops exchange frames
  * through it without knowing what carries them (a TCP socket here, MPI in
- * rb_mpi: src/mpi_chan.c).  Each operation honours its timeout and has the
+ * rb_mpi: src/mpi/mpi_chan.c).  Each operation honours its timeout and has the
  * meaning and return values of oob_send() / oob_recv().
  */
 struct oob_chan;

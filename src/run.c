@@ -509,6 +509,16 @@ static int check_atomics(const struct rb_session *s)
 	return -EOPNOTSUPP;
 }
 
+/* A link made to fail, for tests (rb_mpi_faults): its first work request
+ * completes in error (flushed), as after a fault on the path. */
+static void qps_break(struct rb_session *s)
+{
+	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_ERR };
+
+	for (int i = 0; i < s->q.n; i++)
+		ibv_modify_qp(s->q.qp[i], &attr, IBV_QP_STATE);
+}
+
 static int connect_qps(struct rb_session *s)
 {
 	int err;
@@ -519,6 +529,8 @@ static int connect_qps(struct rb_session *s)
 		err = qps_connect(&s->q, &s->dev, s->opt, s->bench);
 	if (!err)
 		err = qps_read_attrs(&s->q, s->opt);
+	if (!err && s->link && s->link->test_break_qp)
+		qps_break(s);
 	return err;
 }
 

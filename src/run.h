@@ -31,6 +31,7 @@ struct rb_link {
 	bool is_client;
 	void (*row)(void *arg, const union out_val *row, int ncols);
 	void *arg;
+	bool test_break_qp;         /* tests only (rb_mpi_faults): the QPs to the error state once connected */
 };
 
 struct rb_session {

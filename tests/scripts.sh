@@ -271,5 +271,27 @@ run "$top_srcdir/scripts/testbed/slurm-up" "$tmp/s" not-this-host-x=192.0.2.1
 [ "$st" = 2 ] && grep -q 'is none of the nodes' "$tmp/err" && [ ! -e "$tmp/s" ]
 ok $? "slurm-up: this host not among the nodes: exit 2, nothing started (status $st)"
 
+# --- rb-heatmap on rb_mpi's rows: failed links listed, --worst, --by switch -------
+
+mpi=$data/rb_mpi-topology.csv
+rb_heatmap=$(script rb-heatmap)
+if ! command -v gnuplot >/dev/null; then
+	skip "rb-heatmap --worst 2: the failed link, two outliers and how many more" "gnuplot not found"
+	skip "rb-heatmap --by switch: one cell per pair of switches" "gnuplot not found"
+else
+	run "$rb_heatmap" -o "$tmp/hm" -n r --worst 2 "$mpi"
+	[ "$st" = 0 ] && is_png "$tmp/hm/r.png" &&
+		grep -q 'not measured: rbguest/2 -> rbguest/3: failed (.*completion error' "$tmp/err" &&
+		[ "$(grep -c 'rb-heatmap: outlier: rbguest' "$tmp/err")" = 2 ] && grep -q 'outlier: [0-9]* more links' "$tmp/err"
+	ok $? "rb-heatmap --worst 2: the failed link, two outliers and how many more (status $st)"
+	run "$rb_heatmap" -o "$tmp/hm" -n s --by switch "$mpi"
+	[ "$st" = 0 ] && is_png "$tmp/hm/s.png" && grep -qx "$tmp/hm/s.png" "$tmp/out"
+	ok $? "rb-heatmap --by switch: one cell per pair of switches (status $st)"
+fi
+awk -F, 'BEGIN { OFS = "," } /^#/ { print; next } { NF -= 2; print }' "$mpi" >"$tmp/noswitch.csv"
+run "$rb_heatmap" -o "$tmp/hm" --by switch "$tmp/noswitch.csv"
+[ "$st" = 2 ] && grep -q -- '--by switch: .* has no src_switch column' "$tmp/err"
+ok $? "rb-heatmap --by switch without switch columns: exit 2, said (status $st)"
+
 echo "1..$n"
 [ "$failed" = 0 ]

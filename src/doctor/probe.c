@@ -11,7 +11,7 @@
 #include "child.h"
 #include "doctor.h"
 #include "log.h"
-#include "mpi_benches.h"
+#include "benches.h"
 #include "options.h"
 #include "run.h"
 

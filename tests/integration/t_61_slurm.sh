@@ -18,7 +18,8 @@ slurm_cases=("srun pairs send_bw" "salloc mpirun pairs write_bw" "srun rank stop
 slurm_pairs_ok() {
 	rb_check "$1" 'status == "complete"' 'meta["pattern"] == "pairs"' \
 		'meta["ranks"] == 4' "meta[\"test\"] == \"rb_$2\"" \
-		'expect(" ".join("%d>%d" % (x["src_rank"], x["dst_rank"]) for x in rows) == "0>1 0>2 0>3 1>0 1>2 1>3 2>0 2>1 2>3 3>0 3>1 3>2", "links in rows: %s" % [(x["src_rank"], x["dst_rank"]) for x in rows])' \
+		'expect(" ".join(sorted("%d>%d" % (x["src_rank"], x["dst_rank"]) for x in rows)) == "0>1 0>2 0>3 1>0 1>2 1>3 2>0 2>1 2>3 3>0 3>1 3>2", "links in rows: %s" % [(x["src_rank"], x["dst_rank"]) for x in rows])' \
+		'meta["rounds"] == 6 and sorted(set(x["round"] for x in rows)) == list(range(6))' \
 		'all(x["pattern"] == "pairs" and x["src_host"] == x["dst_host"] == E["SLURM_NODE"] for x in rows)' \
 		'all(bw(x, 4096, 200) for x in rows)' 'all(x["bw_avg_mibps"] > 0 for x in rows)'
 }

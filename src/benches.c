@@ -4,7 +4,7 @@
  * single-pair programs); here each is compiled once more under its own
  * name, so the tables (and the loops they name) are written once.
  */
-#include "mpi_benches.h"
+#include "benches.h"
 
 #include <string.h>
 

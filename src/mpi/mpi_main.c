@@ -7,8 +7,12 @@
 
 #include "config.h"
 #include "log.h"
-#include "mpi_benches.h"
+#include "benches.h"
 #include "mpi_job.h"
+#include "mpi_plan.h"
+#include "mpi_report.h"
+#include "mpi_steps.h"
+#include "mpi_topo.h"
 #include "run.h"
 #include "units.h"
 
@@ -18,15 +22,23 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: mpirun [MPI OPTIONS] rb_mpi [--bench NAME] [--pattern pairs|ring|bisection] [OPTIONS]\n\n"
+	fprintf(f, "Usage: mpirun [MPI OPTIONS] rb_mpi [--bench NAME] [--pattern pairs|ring|bisection|shift] [OPTIONS]\n"
+		"       rb_mpi --plan=N [--pattern P] [OPTIONS]\n\n"
 		"Run one benchmark over the links between MPI ranks (one rank per host, each on\n"
 		"its local device); rank 0 prints one row per link and size.\n\n"
 		"  --bench NAME         ");
 	mpi_bench_list(f);
 	fprintf(f, " (default %s)\n"
-		"  --pattern P          pairs: every ordered pair in turn, one at a time (default);\n"
-		"                       ring: rank i to i+1, all at once; bisection: the first\n"
-		"                       half to the second half, all at once\n"
+		"  --pattern P          pairs: every ordered pair once, in rounds of disjoint links\n"
+		"                       (default); ring: rank i to i+1, all at once; bisection:\n"
+		"                       the first half to the second half, all at once; shift:\n"
+		"                       round k, every rank i to i+k (k = 1..N-1)\n"
+		"  --sequential         pairs one at a time, each on an idle fabric (N(N-1) rounds)\n"
+		"  --topology FILE      'HOST SWITCH' lines: links inside switches first, then\n"
+		"                       across; rows name the switches\n"
+		"  --plan[=N]           print the schedule (rounds, links per round, estimated\n"
+		"                       time) for N ranks or the job's, run nothing\n"
+		"  --link-time SECONDS  --plan: one link's time (default: from -D, else 2)\n"
 		"  --outlier PCT        list links PCT %% or more worse than the median link (default %d)\n"
 		"  --step-timeout SECONDS  a rank that has not ended a step by then is lost (default %d)\n"
 		"  -h, --help / -V, --version\n\n"
@@ -46,16 +58,16 @@ static int usage_error(const char *what, const char *val, const char *hint)
 	return -EINVAL;
 }
 
-static int parse_pattern(const char *s, enum mpi_pattern *p)
+static int parse_pattern(const char *s, enum sched_kind *p)
 {
-	static const char *const names[] = { "pairs", "ring", "bisection" };
+	static const enum sched_kind kinds[] = { SCHED_ROUNDS, SCHED_RING, SCHED_BISECTION, SCHED_SHIFT };
 
-	for (int i = 0; i < 3; i++)
-		if (s && !strcmp(s, names[i])) {
-			*p = (enum mpi_pattern)i;
+	for (int i = 0; i < 4; i++)
+		if (s && !strcmp(s, sched_name(kinds[i]))) {
+			*p = kinds[i];
 			return 0;
 		}
-	return usage_error("--pattern", s, "is not a pattern (pairs, ring or bisection)");
+	return usage_error("--pattern", s, "is not a pattern (pairs, ring, bisection or shift)");
 }
 
 static int parse_number(const char *opt, const char *s, double lo, double hi, double *v)
@@ -93,9 +105,9 @@ static const char *own_option(int argc, char **argv, int *i, const char *name, b
 
 /* Take rb_mpi's own options out of argv; the rest is the benchmark's. */
 static int parse_own(struct mpi_job *job, int argc, char **argv, char **rest, int *nrest,
-		     const char **bench)
+		     const char **bench, bool *sequential)
 {
-	double v;
+	double v = 0;
 	bool found;
 
 	*nrest = 0;
@@ -115,6 +127,21 @@ static int parse_own(struct mpi_job *job, int argc, char **argv, char **rest, in
 			if (parse_number("--step-timeout", val, 1, 1e6, &v))
 				return -EINVAL;
 			job->step_timeout_s = v;
+		} else if ((val = own_option(argc, argv, &i, "--topology", &found)) || found) {
+			if (!val || !*val)
+				return usage_error("--topology", val, "needs a file of 'HOST SWITCH' lines");
+			job->topology = val;
+		} else if ((val = own_option(argc, argv, &i, "--link-time", &found)) || found) {
+			if (parse_number("--link-time", val, 0.001, 1e6, &job->link_time_s))
+				return -EINVAL;
+		} else if (!strcmp(argv[i], "--sequential")) {
+			*sequential = true;
+		} else if (!strcmp(argv[i], "--plan")) {
+			job->plan_n = 0;
+		} else if (!strncmp(argv[i], "--plan=", 7)) {
+			if (parse_number("--plan", argv[i] + 7, 2, PLAN_MAX_RANKS, &v) || v != (int)v)
+				return v != (int)v ? usage_error("--plan", argv[i] + 7, "is not a whole number of ranks") : -EINVAL;
+			job->plan_n = (int)v;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			return 1;
 		} else if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version")) {
@@ -157,14 +184,20 @@ static int job_parse(struct mpi_job *job, int argc, char **argv)
 {
 	char **rest = calloc((size_t)argc + 1, sizeof(*rest));
 	const char *bench = DEFAULT_BENCH;
+	bool sequential = false;
 	int nrest, rc;
 
 	if (!rest)
 		return -ENOMEM;
 	job->outlier_pct = DEFAULT_OUTLIER_PCT;
 	job->step_timeout_s = DEFAULT_STEP_TIMEOUT_S;
+	job->plan_n = -1;
 	cmdline_join(job, argc, argv);
-	rc = parse_own(job, argc, argv, rest, &nrest, &bench);
+	rc = parse_own(job, argc, argv, rest, &nrest, &bench, &sequential);
+	if (!rc && sequential && job->pattern != SCHED_ROUNDS)
+		rc = usage_error("--sequential", "", "goes with --pattern pairs only");
+	else if (!rc && sequential)
+		job->pattern = SCHED_SEQUENTIAL;
 	if (rc == 1)
 		usage(stdout);
 	else if (rc == 2)
@@ -230,14 +263,17 @@ static int job_hosts(struct mpi_job *job)
 
 static int job_check(const struct mpi_job *job, int provided)
 {
+	bool two_links = job->pattern == SCHED_RING || job->pattern == SCHED_SHIFT;
+
 	if (job->rank != 0)
-		return job->nranks < 2 || (job->pattern == PATTERN_RING && provided < MPI_THREAD_MULTIPLE) ? -EINVAL : 0;
+		return job->nranks < 2 || (two_links && provided < MPI_THREAD_MULTIPLE) ? -EINVAL : 0;
 	if (job->nranks < 2) {
 		log_err("%d rank: a link needs two (mpirun -np 2 or more)", job->nranks);
 		return -EINVAL;
 	}
-	if (job->pattern == PATTERN_RING && provided < MPI_THREAD_MULTIPLE) {
-		log_err("--pattern ring runs two links per rank at once, which needs an MPI library with MPI_THREAD_MULTIPLE");
+	if (two_links && provided < MPI_THREAD_MULTIPLE) {
+		log_err("--pattern %s runs two links per rank at once, which needs an MPI library with MPI_THREAD_MULTIPLE",
+			sched_name(job->pattern));
 		return -EINVAL;
 	}
 	return 0;
@@ -250,18 +286,93 @@ static int job_end(int err)
 		MPI_Finalize();
 		return RB_EXIT_OK;
 	}
-	log_err("ending the MPI job: %s", err == -EINVAL ? "usage" : "a link failed or a rank was lost");
+	log_err("ending the MPI job: %s", err == -EINVAL ? "usage" : err == -EINTR ? "stopped (a signal; the rows so far are written)" : "a rank was lost or stalled");
 	MPI_Abort(MPI_COMM_WORLD, err == -EINVAL ? RB_EXIT_USAGE : RB_EXIT_RUNTIME);
 	return RB_EXIT_RUNTIME;
+}
+
+/* --plan=N: the plan without MPI (no mpirun, no device); -1 when not asked. */
+static int plan_alone(int argc, char **argv)
+{
+	struct mpi_job job = { .nranks = 1 };
+	bool asked = false;
+	int err;
+
+	for (int i = 1; i < argc; i++)
+		asked |= !strncmp(argv[i], "--plan=", 7);
+	if (!asked)
+		return -1;
+	err = job_parse(&job, argc, argv);
+	if (err)
+		return err > 0 ? RB_EXIT_OK : RB_EXIT_USAGE;
+	if (job.topology && mpi_topo_plan(&job, job.plan_n))
+		return RB_EXIT_USAGE;
+	err = mpi_plan_print(&job, job.plan_n);
+	mpi_topo_free(&job);
+	return err ? RB_EXIT_RUNTIME : RB_EXIT_OK;
+}
+
+/* --plan under MPI: rank 0 prints the plan for the job's ranks. */
+static int plan_of_job(struct mpi_job *job)
+{
+	int err = job_hosts(job);
+
+	if (!err && job->topology)
+		err = mpi_topo_load(job);
+	if (!err && job->rank == 0)
+		err = mpi_plan_print(job, job->nranks);
+	free(job->hosts);
+	mpi_topo_free(job);
+	MPI_Finalize();
+	return err == -EINVAL ? RB_EXIT_USAGE : err ? RB_EXIT_RUNTIME : RB_EXIT_OK;
+}
+
+/* The job's schedule, the same on every rank; 0 or -EINVAL/-ENOMEM. */
+static int job_schedule(struct mpi_job *job)
+{
+	int err = job->topology ? mpi_topo_load(job) : 0;
+
+	if (!err)
+		err = sched_init(&job->sched, job->pattern, job->nranks, job->opt.bidir, job->group);
+	if (err && job->rank == 0)
+		log_err("the schedule: %s", strerror(-err));
+	return err;
+}
+
+static int job_run(struct mpi_job *job)
+{
+	struct rb_session cols_of = { 0 };
+	int err;
+
+	run_init();
+	err = job_hosts(job);
+	if (!err)
+		err = job_schedule(job);
+	cols_of.bench = job->bench;
+	cols_of.opt = &job->opt;
+	report_define(&job->cols, &cols_of);
+	if (!err && job->rank == 0)
+		err = mpi_report_open(job);
+	if (!err)
+		err = mpi_steps_run(job);
+	if (job->rank == 0 && !err)
+		mpi_report_outliers(job);
+	if (job->rank == 0)
+		mpi_report_close(job, err && err != -EINTR ? "see the messages on stderr" : NULL);
+	sched_free(&job->sched);
+	mpi_topo_free(job);
+	free(job->hosts);
+	return err;
 }
 
 int main(int argc, char **argv)
 {
 	struct mpi_job job = { 0 };
-	struct rb_session cols_of = { 0 };
 	int provided = 0, err;
 
 	log_set_prog("rb_mpi");
+	if ((err = plan_alone(argc, argv)) >= 0)
+		return err;
 	if (MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS) {
 		log_err("MPI_Init failed: run under mpirun or srun");
 		return RB_EXIT_RUNTIME;
@@ -275,6 +386,8 @@ int main(int argc, char **argv)
 		return err > 0 ? RB_EXIT_OK : RB_EXIT_USAGE;
 	}
 	log_set_verbose(job.opt.verbose);
+	if (job.plan_n == 0)
+		return plan_of_job(&job);
 	err = job_check(&job, provided);
 	if (err) {
 		MPI_Finalize();
@@ -282,19 +395,5 @@ int main(int argc, char **argv)
 	}
 	if (placement_check(job.opt.numa_node, job.opt.cpu_list))
 		return job_end(-EINVAL);
-	run_init();
-	err = job_hosts(&job);
-	cols_of.bench = job.bench;
-	cols_of.opt = &job.opt;
-	report_define(&job.cols, &cols_of);
-	if (!err && job.rank == 0)
-		err = mpi_report_open(&job);
-	if (!err)
-		err = mpi_steps_run(&job);
-	if (job.rank == 0 && !err)
-		mpi_report_outliers(&job);
-	if (job.rank == 0)
-		mpi_report_close(&job, err ? "see the messages on stderr" : NULL);
-	free(job.hosts);
-	return job_end(err);
+	return job_end(job_run(&job));
 }

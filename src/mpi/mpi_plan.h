@@ -1,0 +1,14 @@
+/* --plan: the schedule's figures for N ranks, no traffic, no device. */
+#ifndef RB_MPI_PLAN_H
+#define RB_MPI_PLAN_H
+
+#include "mpi_job.h"
+
+#define PLAN_MAX_RANKS 16384
+#define PLAN_DEFAULT_LINK_S 2.0     /* a link's time when neither --link-time nor -D says */
+#define PLAN_SETUP_S 1.0            /* -D: a link's setup and teardown, added */
+
+/* The plan on stdout in the job's format (--csv/--json/human); 0 or -errno. */
+int mpi_plan_print(struct mpi_job *job, int n);
+
+#endif

@@ -1,0 +1,85 @@
+#!/bin/bash
+# Automake test (TAP), no device and no mpirun needed: rb_mpi --plan=N
+# prints the schedule of N ranks without starting MPI; its figures match
+# tests/unit/test_schedule's (2(N-1) rounds of N/2 links for even N, 2N of
+# (N-1)/2 for odd N, N-1 with -b; N(N-1) one at a time) and it takes well
+# under a second of CPU for 4096 ranks.  SKIP when rb_mpi was not built
+# (./configure --with-mpi).  Env top_srcdir and top_builddir (absolute).
+: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+rb_mpi=$top_builddir/rb_mpi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/rb-plan.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+n=0 failed=0
+
+ok() { # STATUS NAME
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		failed=$((failed + 1))
+		sed 's/^/# /' "$tmp/out" "$tmp/err" 2>/dev/null | head -n 30
+	fi
+}
+
+# meta KEY: "# KEY=VALUE" of $tmp/out; row: the data lines
+meta() { sed -n "s/^# $1=//p" "$tmp/out"; }
+rows() { grep -v '^#' "$tmp/out" | tail -n +2 | tr '\n' ' '; }
+
+# plan ARGS...: rb_mpi --csv ARGS; $st its status; $cpu its CPU ms (user + sys)
+plan() {
+	local t
+	t=$( { TIMEFORMAT='%3U %3S'; time { timeout 60 "$rb_mpi" --csv "$@" >"$tmp/out" 2>"$tmp/err"; echo $? >"$tmp/st"; }; } 2>&1 )
+	st=$(cat "$tmp/st")
+	cpu=$(echo "$t" | awk '{ printf "%d", ($1 + $2) * 1000 }')
+}
+
+cases=9
+if [ ! -x "$rb_mpi" ]; then
+	for ((i = 1; i <= cases; i++)); do
+		echo "ok $i - rb_mpi --plan case $i # SKIP rb_mpi not built (./configure --with-mpi)"
+	done
+	echo "1..$cases"
+	exit 0
+fi
+
+for N in 128 1024 4096; do
+	plan --plan=$N
+	[ "$st" = 0 ] && [ "$(meta rounds)" = $((2 * (N - 1))) ] && [ "$(meta links_at_once)" = $((N / 2)) ] &&
+		[ "$(rows)" = "$((N / 2)),$((2 * (N - 1))) " ] && [ "$(meta ranks)" = $N ] && [ "$cpu" -lt 1000 ]
+	ok $? "--plan=$N: $((2 * (N - 1))) rounds of $((N / 2)) links, in $cpu ms of CPU (under 1000); est. $(meta est_wall_h) h against $(meta sequential_wall_h) h one at a time"
+done
+
+plan --plan=1023
+[ "$st" = 0 ] && [ "$(meta rounds)" = 2046 ] && [ "$(rows)" = "511,2046 " ]
+ok $? "--plan=1023 (odd): 2046 rounds of 511 links (one rank sits out each round)"
+
+plan --plan=1024 -b
+[ "$st" = 0 ] && [ "$(meta rounds)" = 1023 ] && [ "$(rows)" = "512,1023 " ]
+ok $? "--plan=1024 -b: 1023 rounds (each unordered pair once, both ways at once)"
+
+plan --plan=128 --sequential -D 2 --warmup-time 1
+[ "$st" = 0 ] && [ "$(meta rounds)" = 16256 ] && [ "$(meta links_at_once)" = 1 ] && [ "$(meta link_time_s)" = 4.0 ]
+ok $? "--plan=128 --sequential -D 2: 16256 rounds of one link, 4.0 s a link (2 + 1 warm-up + 1 setup)"
+
+printf 'n0 swA\nn1.dc swB # comment\nn2 swA\nn3 swB\n' >"$tmp/topo"
+plan --plan=4 --topology "$tmp/topo"
+[ "$st" = 0 ] && [ "$(meta rounds)" = 6 ] && [ "$(rows)" = "2,6 " ] && [ "$(meta topology)" = "$tmp/topo" ]
+ok $? "--plan=4 --topology (2 switches of 2): 2 rounds inside the switches, 4 across, 2 links each"
+
+plan --plan=3 --topology "$tmp/topo"
+[ "$st" = 2 ] && grep -q -- "--topology: .* lists 4 hosts, not 3" "$tmp/err"
+ok $? "--plan=3 with a topology of 4 hosts: exit 2, said"
+
+bad=0
+for a in --plan=1 --plan=abc --plan=2.5 "--plan=4 --sequential --pattern ring" "--plan=4 --pattern star" "--plan=4 --link-time 0"; do
+	# shellcheck disable=SC2086
+	"$rb_mpi" $a >"$tmp/out" 2>"$tmp/err"
+	st=$?
+	[ "$st" = 2 ] && [ ! -s "$tmp/out" ] && grep -q -- "--" "$tmp/err" || { echo "# $a: exit $st"; bad=1; }
+done
+ok $bad "bad --plan, --sequential, --pattern, --link-time values: exit 2, a message on stderr, nothing on stdout"
+
+echo "1..$n"
+[ "$failed" = 0 ]
