@@ -70,6 +70,8 @@ int mpi_report_open(struct mpi_job *job)
 	doc.out = out_open(o->format, doc.file);
 	if (!doc.out)
 		return -ENOMEM;
+	if (o->format == OUT_CSV && report_sidecar(doc.out, o->out_file))
+		return -EIO;
 	memcpy(doc.cols, link_cols, sizeof(link_cols));
 	memcpy(doc.cols + N_LINK_COLS, job->cols.cols, (size_t)job->cols.ncols * sizeof(doc.cols[0]));
 	doc.ncols = N_LINK_COLS + job->cols.ncols;
