@@ -74,6 +74,49 @@ else
 	done
 fi
 
+# --- the CSV format: default readers; the format before 0.2 still read -----------------
+
+# Every canned result is in the format the binaries write (tests/data/*.csv);
+# tests/integration/t_25_readers.sh does the same on files made on the device.
+csvs=$(ls "$data"/rb_*.csv)
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+run "$py" -c 'import csv, sys
+for p in sys.argv[1:]:
+    rows = list(csv.DictReader(open(p, newline="")))
+    assert rows and "size_bytes" in rows[0] or "lower_ns" in rows[0], p
+    assert all(None not in r and None not in r.values() for r in rows), p + ": ragged rows"
+' $csvs
+ok $st "csv.DictReader reads every canned CSV with its defaults, every row the header's width"
+if "$py" -c 'import pandas' 2>/dev/null; then
+	run "$py" -c 'import sys, pandas
+for p in sys.argv[1:]:
+    d = pandas.read_csv(p)
+    assert len(d) > 0 and str(d.dtypes.iloc[0]).startswith(("int", "float")), p
+' $csvs
+	ok $st "pandas.read_csv reads every canned CSV with its defaults, numeric columns"
+else
+	skip "pandas.read_csv reads every canned CSV" "python3-pandas is not installed"
+fi
+if command -v gnuplot >/dev/null 2>&1; then
+	run gnuplot -e 'set datafile separator comma; set datafile columnheaders; stats "'"$data/rb_write_bw-sweep.csv"'" using "size_bytes":"bw_avg_mibps" nooutput; print STATS_records'
+	[ "$st" = 0 ] && [ "$(cat "$tmp/err")" = "$(($(wc -l <"$data/rb_write_bw-sweep.csv") - 1))" ]
+	ok $? "gnuplot reads the columns by name, one record a row (status $st)"
+else
+	skip "gnuplot reads the columns by name" "gnuplot is not installed"
+fi
+if command -v gnuplot >/dev/null 2>&1; then
+	run "$rb_plot" -o "$tmp/old" -f svg "$data/old/rb_write_bw-sweep.csv" "$data/old/rb_send_lat-64.hist.csv"
+	[ "$st" = 0 ] && grep -q 'rxe0' "$tmp/old/bw.svg" && is_svg "$tmp/old/cdf.svg" &&
+		grep -q "Send latency" "$tmp/old/cdf.svg"
+	ok $? "rb-plot reads the format before 0.2 ('#' metadata lines), as results/ holds (status $st)"
+else
+	skip "rb-plot reads the format before 0.2" "gnuplot is not installed"
+fi
+run "$rb_plot" -o "$tmp/p4" "$data/old/hist-schema2.csv"
+[ "$st" = 2 ] && grep -q 'schema version 2' "$tmp/err"
+ok $? "rb-plot: a histogram of schema 2 in the format before 0.2: exit 2 (status $st)"
+
 run "$rb_plot" -o "$tmp/p4" "$data/not-ours.csv"
 [ "$st" = 2 ] && grep -q 'not-ours.csv: not an rdmabench result file' "$tmp/err" && [ ! -e "$tmp/p4" ]
 ok $? "rb-plot: a CSV that is not ours: exit 2, the file named (status $st)"
@@ -106,6 +149,7 @@ campaign() {
 			/^#/ { print; next }
 			!k { for (i = 1; i <= NF; i++) if ($i == col) k = i; print; next }
 			{ $k = v; print }' "$data/$template.csv" >"$dir/data/$template-r$rep.csv"
+		cp "$data/$template.meta.json" "$dir/data/$template-r$rep.meta.json"
 	done
 }
 
