@@ -8,7 +8,7 @@ Three kinds, told apart by their header row (or first line):
   result JSON  {"schema_version":1,"title":...,"meta":{...},"results":[...]}
   histogram    lower_ns,upper_ns,count,cumulative_fraction (its sidecar says
                test, size_bytes, latency and unit)
-The format before 0.2 is read too: the same CSV after "# rdmabench TITLE"
+The earlier format (the files in results/) is read too: the same CSV after "# rdmabench TITLE"
 and "# key=value" comment lines, ending with "# status=..."; a histogram
 after "# rdmabench histogram schema=1".
 A file of another kind or schema version raises InputError (exit status 2).
@@ -130,7 +130,7 @@ def read_sidecar(path):
 
 
 def read_plain(path, text, first):
-    """A CSV file of 0.2 or later: the header row first, nothing but rows."""
+    """A CSV file as the binaries write it: the header row first, nothing but rows."""
     header = next(csv.reader([first]), [])
     side = read_sidecar(path)
     if header[:1] == ['lower_ns']:

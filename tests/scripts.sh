@@ -74,7 +74,7 @@ else
 	done
 fi
 
-# --- the CSV format: default readers; the format before 0.2 still read -----------------
+# --- the CSV format: default readers; the earlier format still read ------------------
 
 # Every canned result is in the format the binaries write (tests/data/*.csv);
 # tests/integration/t_25_readers.sh does the same on files made on the device.
@@ -109,13 +109,13 @@ if command -v gnuplot >/dev/null 2>&1; then
 	run "$rb_plot" -o "$tmp/old" -f svg "$data/old/rb_write_bw-sweep.csv" "$data/old/rb_send_lat-64.hist.csv"
 	[ "$st" = 0 ] && grep -q 'rxe0' "$tmp/old/bw.svg" && is_svg "$tmp/old/cdf.svg" &&
 		grep -q "Send latency" "$tmp/old/cdf.svg"
-	ok $? "rb-plot reads the format before 0.2 ('#' metadata lines), as results/ holds (status $st)"
+	ok $? "rb-plot reads the earlier format ('#' metadata lines), as results/ holds (status $st)"
 else
-	skip "rb-plot reads the format before 0.2" "gnuplot is not installed"
+	skip "rb-plot reads the earlier format" "gnuplot is not installed"
 fi
 run "$rb_plot" -o "$tmp/p4" "$data/old/hist-schema2.csv"
 [ "$st" = 2 ] && grep -q 'schema version 2' "$tmp/err"
-ok $? "rb-plot: a histogram of schema 2 in the format before 0.2: exit 2 (status $st)"
+ok $? "rb-plot: a histogram of schema 2 in the earlier format: exit 2 (status $st)"
 
 run "$rb_plot" -o "$tmp/p4" "$data/not-ours.csv"
 [ "$st" = 2 ] && grep -q 'not-ours.csv: not an rdmabench result file' "$tmp/err" && [ ! -e "$tmp/p4" ]

@@ -184,7 +184,7 @@ num_gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; }
 #                             float, an empty field None), r (the only row, or
 #                             None), meta (dict), status, header (CSV columns),
 #                             lines (CSV: the lines that are not comments),
-#                             comments (CSV: how many "#" lines: 0 since 0.2),
+#                             comments (CSV: how many "#" lines: 0 now),
 #                             side (CSV: its NAME.meta.json sidecar, or None;
 #                             meta and status come from it),
 #                             last (CSV: the last line), doc (JSON document),
