@@ -232,6 +232,23 @@ run "$top_srcdir/scripts/rb-regress" -r x HEAD
 [ "$st" = 2 ] && grep -q 'reps is not a number: x' "$tmp/err"
 ok $? "rb-regress: -r x: exit 2 (status $st)"
 
+# --- every script answers --version ---------------------------------------------------
+
+vbad=""
+for f in "$top_srcdir"/scripts/* "$top_srcdir"/scripts/testbed/*; do
+	[ -f "$f" ] && [ -x "$f" ] || continue
+	case $f in *.in) f=$(script "$(basename "$f" .in)") ;; esac
+	v=$(cd "$tmp" && timeout 30 "$f" --version 2>&1 </dev/null)
+	[ $? = 0 ] && echo "$v" | head -n 1 | grep -Eq "^$(basename "$f") \(rdmabench\) [0-9]+\.[0-9]+" ||
+		vbad="$vbad $(basename "$f")"
+done
+for f in rb-plot rb-compare rb-heatmap rb-wire; do
+	v=$(timeout 30 "$(script "$f")" --version 2>&1 </dev/null)
+	[ $? = 0 ] && echo "$v" | grep -Eq "^$f \(rdmabench\) [0-9]" || vbad="$vbad $f"
+done
+[ -z "$vbad" ]
+ok $? "every script in scripts/ answers --version with its name and the version (not:${vbad:- none})"
+
 # --- the test bed's slurm-up: usage (no daemon started) -------------------------------
 
 run "$top_srcdir/scripts/testbed/slurm-up" --cpus 0 "$tmp/s" n1=192.0.2.1
