@@ -195,8 +195,28 @@ ok $? "rb-compare: --unpaired: overlapping ranges are noise, separate ones a reg
 PAIRED=yes campaign "$tmp/base4" rb_write_bw-4096 bw_avg_mibps 10 20 10 30
 PAIRED=yes campaign "$tmp/slow4" rb_write_bw-4096 bw_avg_mibps 7 14 7 21
 run "$rb_compare" "$tmp/base4" "$tmp/slow4"
-[ "$st" = 0 ] && grep -q '^rb_write_bw .* 0\.700 .* noise$' "$tmp/out" && grep -q 'too few pairs (4)' "$tmp/err"
-ok $? "rb-compare: 4 pairs, all 30 % slower: too few for a verdict beyond the noise (status $st)"
+[ "$st" = 3 ] && grep -q '^rb_write_bw .* 0\.700 .* UNDETERMINED$' "$tmp/out" &&
+	grep -q 'too few pairs (4)' "$tmp/err" && grep -q '^1 undetermined' "$tmp/out"
+ok $? "rb-compare: 4 pairs, all 30 % slower: too few to tell, undetermined, exit 3 (status $st)"
+
+# One file against one file: no interval at all.
+campaign "$tmp/one_b" rb_write_bw-4096 bw_avg_mibps 20
+campaign "$tmp/one_n" rb_write_bw-4096 bw_avg_mibps 10
+campaign "$tmp/one_s" rb_write_bw-4096 bw_avg_mibps 19
+one_b=$tmp/one_b/data/rb_write_bw-4096-r1.csv
+run "$rb_compare" -m bw_avg_mibps "$one_b" "$tmp/one_n/data/rb_write_bw-4096-r1.csv"
+[ "$st" = 3 ] && grep -q '^rb_write_bw .* 0\.500 .* UNDETERMINED$' "$tmp/out"
+ok $? "rb-compare: one file against one with half the bandwidth: undetermined, exit 3 (status $st)"
+run "$rb_compare" -m bw_avg_mibps "$one_b" "$tmp/one_s/data/rb_write_bw-4096-r1.csv"
+[ "$st" = 0 ] && grep -q '^rb_write_bw .* 0\.950 .* ok$' "$tmp/out"
+ok $? "rb-compare: one file against one within the tolerance: ok, exit 0 (status $st)"
+PAIRED=yes campaign "$tmp/mixb" rb_write_bw-4096 bw_avg_mibps 10 20 10 30 10
+PAIRED=yes campaign "$tmp/mixb" rb_send_lat-64 lat_p50_us 30 30
+PAIRED=yes campaign "$tmp/mixn" rb_write_bw-4096 bw_avg_mibps 7 14 7 21 7
+PAIRED=yes campaign "$tmp/mixn" rb_send_lat-64 lat_p50_us 60 60
+run "$rb_compare" -m bw_avg_mibps,lat_p50_us "$tmp/mixb" "$tmp/mixn"
+[ "$st" = 1 ] && grep -q '^rb_write_bw .*REGRESSION$' "$tmp/out" && grep -q '^rb_send_lat .*UNDETERMINED$' "$tmp/out"
+ok $? "rb-compare: a regression and an undetermined row: exit 1, the regression wins (status $st)"
 
 run "$rb_compare" --csv "$tmp/base" "$tmp/slow"
 [ "$st" = 1 ] && head -n 1 "$tmp/out" | grep -q '^test,size_bytes,metric,n,baseline,new,ratio,' &&
