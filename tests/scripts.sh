@@ -133,6 +133,24 @@ run "$rb_plot" -f gif "$data/rb_write_bw-4096.csv"
 [ "$st" = 2 ]
 ok $? "rb-plot: -f gif is a usage error (status $st)"
 
+# --- rb-heatmap (rb_mpi's CSV; results/mpi/pairs.csv: 4 ranks, 6.36..20.39 MiB/s) -------
+
+rb_heatmap=$(script rb-heatmap) pairs=$top_srcdir/results/mpi/pairs.csv
+if command -v gnuplot >/dev/null 2>&1; then
+	run "$rb_heatmap" -o "$tmp/hm" -f svg "$pairs"
+	[ "$st" = 0 ] && grep -q 'scale from 0)' "$tmp/hm/rb_send_bw-pairs-heatmap.svg" &&
+		grep -q '>6.36<' "$tmp/hm/rb_send_bw-pairs-heatmap.svg" &&
+		grep -q '>20.39<' "$tmp/hm/rb_send_bw-pairs-heatmap.svg" &&
+		grep -q '> 0<' "$tmp/hm/rb_send_bw-pairs-heatmap.svg"
+	ok $? "rb-heatmap: the colour scale starts at 0 and says so; values of 6 MiB/s with 3 digits (status $st)"
+	run "$rb_heatmap" -o "$tmp/hm" -n z -f svg --zoom "$pairs"
+	[ "$st" = 0 ] && grep -q 'scale from 6.36, not 0)' "$tmp/hm/z.svg" && ! grep -q '> 0<' "$tmp/hm/z.svg"
+	ok $? "rb-heatmap --zoom: the scale spans the values and its label says it does not start at 0 (status $st)"
+else
+	skip "rb-heatmap: scale from 0" "gnuplot is not installed"
+	skip "rb-heatmap --zoom" "gnuplot is not installed"
+fi
+
 # --- rb-compare ----------------------------------------------------------------------
 
 # campaign DIR TEMPLATE COLUMN VALUE...: a result folder as rb-campaign
