@@ -117,6 +117,83 @@ run "$rb_plot" -o "$tmp/p4" "$data/old/hist-schema2.csv"
 [ "$st" = 2 ] && grep -q 'schema version 2' "$tmp/err"
 ok $? "rb-plot: a histogram of schema 2 in the earlier format: exit 2 (status $st)"
 
+# Two campaign folders, as rb-campaign writes them: A with 3 runs, B with 1,
+# both made in the test bed (meta where=).
+for f in A B; do
+	mkdir -p "$tmp/cmp/$f/data"
+	echo "where=Soft-RoCE test bed (rb-testbed: qemu TCG) on host vm" >"$tmp/cmp/$f/meta"
+done
+for r in 1 2 3; do
+	for t in rb_write_bw-sweep rb_send_lat-64; do
+		cp "$data/$t.csv" "$tmp/cmp/A/data/$t-r$r.csv"
+		cp "$data/$t.meta.json" "$tmp/cmp/A/data/$t-r$r.meta.json"
+	done
+	cp "$data/rb_send_lat-64.hist.csv" "$tmp/cmp/A/data/rb_send_lat-64-r$r.hist.csv"
+	cp "$data/rb_send_lat-64.hist.meta.json" "$tmp/cmp/A/data/rb_send_lat-64-r$r.hist.meta.json"
+done
+cp "$tmp/cmp/A/data/"*-r1.* "$tmp/cmp/B/data/"
+cp "$data/rb_write_bw-4096.csv" "$tmp/cmp/B/data/rb_write_bw-4096-r1.csv"
+cp "$data/rb_write_bw-4096.meta.json" "$tmp/cmp/B/data/rb_write_bw-4096-r1.meta.json"
+
+# svg_series FILE: the legends of the series, in order, and their colours, "legend|colour" a line.
+svg_series() {
+	"$py" - "$1" <<'PYEOF'
+import re, sys
+svg = open(sys.argv[1]).read()
+for g in re.split(r'<g id="gnuplot_plot_\d+"', svg)[1:]:
+    t = re.search(r'<text>(.*?)</text>', g)
+    c = re.search(r"stroke='(rgb\([^)]*\))'", g)
+    if t and t.group(1).strip():
+        print('%s|%s' % (t.group(1).strip(), c.group(1).replace(' ', '') if c else ''))
+PYEOF
+}
+
+if command -v gnuplot >/dev/null 2>&1; then
+	run "$rb_plot" -o "$tmp/cmpp" -f svg "$tmp/cmp/A" "$tmp/cmp/B"
+	svg_series "$tmp/cmpp/bw.svg" >"$tmp/bw.series"
+	[ "$st" = 0 ] && [ "$(cut -d'|' -f1 "$tmp/bw.series" | tr '\n' ';')" = "A (3 runs);B (2 runs);" ]
+	ok $? "rb-plot A B: series labelled by folder, each with its runs ($(cut -d'|' -f1 "$tmp/bw.series" | tr '\n' ';'))"
+	grep -q "median of each series' runs" "$tmp/cmpp/bw.svg" && ! grep -q 'median of 3 runs' "$tmp/cmpp/bw.svg" &&
+		grep -q 'Soft-RoCE test bed' "$tmp/cmpp/bw.svg" && grep -q 'Soft-RoCE test bed' "$tmp/cmpp/cdf.svg"
+	ok $? "rb-plot A B: no 'median of 3 runs' over a series of 2; the test-bed note kept in the titles"
+	grep -q '>1e-05<' "$tmp/cmpp/bw.svg" || grep -q '>1e-05 *<' "$tmp/cmpp/bw.svg" || grep -q '1e-05' "$tmp/cmpp/bw.svg"
+	ok $? "rb-plot: a sweep spanning 4 decades gets a log y axis (auto)"
+	run "$rb_plot" -o "$tmp/cmpl" -f svg -y linear "$tmp/cmp/A" "$tmp/cmp/B"
+	[ "$st" = 0 ] && ! grep -q '1e-05' "$tmp/cmpl/bw.svg"
+	ok $? "rb-plot -y linear: no log axis (status $st)"
+	svg_series "$tmp/cmpp/cdf.svg" >"$tmp/cdf.series"
+	[ "$(cut -d'|' -f1 "$tmp/cdf.series" | tr '\n' ';')" = "A (3 runs pooled);B (1 run);" ]
+	ok $? "rb-plot A B: histograms of a series pooled, labelled by folder ($(cut -d'|' -f1 "$tmp/cdf.series" | tr '\n' ';'))"
+	run "$rb_plot" -o "$tmp/cmpx" -f svg "$tmp/cmp/A" "$tmp/cmp/B" "$data/rb_write_bw-4096.csv" \
+		"$data/rb_send_lat-sweep.csv" "$data/rb_write_bw-sweep.csv" "$data/old/rb_write_bw-sweep.csv"
+	svg_series "$tmp/cmpx/bw.svg" >"$tmp/x.series"
+	[ "$st" = 0 ] && [ "$(wc -l <"$tmp/x.series")" -ge 5 ] &&
+		[ "$(cut -d'|' -f2 "$tmp/x.series" | sort | uniq -d | wc -l)" = 0 ] &&
+		[ "$(cut -d'|' -f2 "$tmp/x.series" | grep -c rgb)" = "$(wc -l <"$tmp/x.series")" ]
+	ok $? "rb-plot: no colour twice in a chart ($(wc -l <"$tmp/x.series") series: $(cut -d'|' -f2 "$tmp/x.series" | tr '\n' ' '))"
+	many=() labels=()
+	for k in $(seq 14); do many+=("$data/rb_write_bw-4096.csv"); labels+=(-l "run $k"); done
+	run "$rb_plot" -o "$tmp/cmpm" -f svg "${labels[@]}" "${many[@]}"
+	svg_series "$tmp/cmpm/bw.svg" >"$tmp/m.series"
+	[ "$st" = 0 ] && [ "$(wc -l <"$tmp/m.series")" = 14 ] &&
+		[ "$(cut -d'|' -f2 "$tmp/m.series" | grep rgb | sort -u | wc -l)" = 14 ]
+	ok $? "rb-plot: 14 series, 14 colours (beyond the 12 picked ones: hues spread) (status $st)"
+	run "$rb_plot" -o "$tmp/cmpq" -f svg -l before -l after "$tmp/cmp/A" "$tmp/cmp/B"
+	[ "$st" = 0 ] && for c in bw msgrate lat cdf hist; do
+		grep -q '>before' "$tmp/cmpq/$c.svg" && grep -q '>after' "$tmp/cmpq/$c.svg" || false
+	done
+	ok $? "rb-plot -l before -l after: every chart labels the two folders alike (status $st)"
+	[ "$(svg_series "$tmp/cmpq/lat.svg" | cut -d'|' -f1 | tr '\n' ';')" = "before (3 runs);after (1 run);p50;p99;p99.9;max;" ]
+	ok $? "rb-plot: latency legends: one per series, the percentiles' dashes once ($(svg_series "$tmp/cmpq/lat.svg" | cut -d'|' -f1 | tr '\n' ';'))"
+	run "$rb_plot" -o "$tmp/cmpr" -l x -l y -l z "$tmp/cmp/A" "$tmp/cmp/B"
+	[ "$st" = 2 ] && grep -q '3 labels (-l) for 2 files or folders' "$tmp/err"
+	ok $? "rb-plot: more -l than arguments: exit 2 (status $st)"
+else
+	for c in "folder labels" "runs and note" "log y" "-y linear" "pooled" "colours" "-l" "lat legend" "-l count"; do
+		skip "rb-plot: $c" "gnuplot is not installed"
+	done
+fi
+
 run "$rb_plot" -o "$tmp/p4" "$data/not-ours.csv"
 [ "$st" = 2 ] && grep -q 'not-ours.csv: not an rdmabench result file' "$tmp/err" && [ ! -e "$tmp/p4" ]
 ok $? "rb-plot: a CSV that is not ours: exit 2, the file named (status $st)"
