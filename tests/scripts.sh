@@ -210,9 +210,9 @@ run "$rb_plot" -f gif "$data/rb_write_bw-4096.csv"
 [ "$st" = 2 ]
 ok $? "rb-plot: -f gif is a usage error (status $st)"
 
-# --- rb-heatmap (rb_mpi's CSV; results/mpi/pairs.csv: 4 ranks, 6.36..20.39 MiB/s) -------
+# --- rb-heatmap (rb_mpi's CSV, results/mpi/pairs.csv: 4 ranks, 6.36..20.39 MiB/s) ---
 
-rb_heatmap=$(script rb-heatmap) pairs=$top_srcdir/results/mpi/pairs.csv
+rb_heatmap=$(script rb-heatmap) pairs=$data/old/mpi-pairs.csv
 if command -v gnuplot >/dev/null 2>&1; then
 	run "$rb_heatmap" -o "$tmp/hm" -f svg "$pairs"
 	[ "$st" = 0 ] && grep -q 'scale from 0)' "$tmp/hm/rb_send_bw-pairs-heatmap.svg" &&
