@@ -78,6 +78,7 @@ _rdmabench_values()
 	-c | --connection) printf '%s\n' RC UC UD ;;
 	-A | --atomic_type) printf '%s\n' FETCH_AND_ADD CMP_AND_SWAP ;;
 	--clock) printf '%s\n' auto tsc monotonic ;;
+	--y-scale) printf '%s\n' auto linear log ;;
 	-m | --mtu) printf '%s\n' 256 512 1024 2048 4096 ;;
 	--numa-node)
 		for d in /sys/devices/system/node/node[0-9]*; do

@@ -379,6 +379,8 @@ Results as CSV instead of the human table: to FILE, or to stdout when FILE is
 not given (write
 .BR \-\-csv=FILE ,
 with the equals sign).
+The CSV holds the header row and the rows only; to a FILE, the metadata and
+the status go to its sidecar, FILE.meta.json (x.csv: x.meta.json).
 Only one of
 .B \-\-csv
 and
@@ -427,11 +429,13 @@ Both sides must give the same list.
 @histogram
 [lat,all] Write the latency histogram (its non-empty buckets) as CSV to FILE:
 [lat,all] lower_ns, upper_ns, count, cumulative_fraction; in a sweep one file per size.
+[lat,all] Its sidecar FILE.meta.json says the test, size, which latency and the unit (ns).
 [bw] Bandwidth benchmarks record no latencies and write no histogram.
 [all] Bandwidth benchmarks write none.
 @raw
 [lat,all] Write every measured latency sample, in order, as CSV to FILE: sample,
-[lat,all] latency_ns; in a sweep one file per size.
+[lat,all] latency_ns; in a sweep one file per size, each with its sidecar
+[lat,all] FILE.meta.json (test, size, which latency, unit).
 [lat,all] With
 [lat,all] .B \-D
 [lat,all] the file has no samples.
@@ -644,11 +648,15 @@ Results go to stdout (or the
 or
 .B \-\-json
 file), in exactly one format; messages go to stderr.
-A CSV file ends with a line
-.BR "# status=complete" ,
+A CSV file holds the header row and the rows, nothing else (Python's csv,
+pandas.read_csv and gnuplot read it as it is); with
+.BR \-\-csv=FILE ,
+the metadata and the status
+.RB ( complete ,
 .B partial
 or
-.BR failed .
+.BR failed )
+go to the sidecar FILE.meta.json (FILE without .csv).
 .BR rdmabench (7)
 describes the formats, every column and metadata key, and the statistics.
 EOF

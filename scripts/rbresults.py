@@ -1,11 +1,16 @@
 """rbresults: read the files rdmabench writes, for rb-plot and rb-compare.
 
-Three kinds, told apart by their first line:
-  result CSV   "# rdmabench TITLE", "# key=value" metadata, a header row,
-               one row per size, "# status=..." (bandwidth or latency columns)
+Three kinds, told apart by their header row (or first line):
+  result CSV   a header row, one row per size (bandwidth or latency
+               columns); title, metadata and status in the sidecar
+               NAME.meta.json: {"schema_version":1,"title":...,"meta":{...},
+               "columns":[...],"rows":N,"status":...,"error":...}
   result JSON  {"schema_version":1,"title":...,"meta":{...},"results":[...]}
-  histogram    "# rdmabench histogram schema=1", lower_ns,upper_ns,count,
-               cumulative_fraction
+  histogram    lower_ns,upper_ns,count,cumulative_fraction (its sidecar says
+               test, size_bytes, latency and unit)
+The earlier format (the files in results/) is read too: the same CSV after "# rdmabench TITLE"
+and "# key=value" comment lines, ending with "# status=..."; a histogram
+after "# rdmabench histogram schema=1".
 A file of another kind or schema version raises InputError (exit status 2).
 """
 
@@ -89,6 +94,8 @@ def read(path):
     if text.lstrip().startswith('{'):
         return read_json(path, text)
     first = text.split('\n', 1)[0]
+    if not first.startswith('#'):
+        return read_plain(path, text, first)
     m = re.match(r'# rdmabench (histogram|raw samples) schema=(\S+)', first)
     if m:
         check_schema(path, m.group(2))
@@ -99,6 +106,42 @@ def read(path):
         raise InputError('%s: not an rdmabench result file (it does not start with "# rdmabench")'
                          % path)
     return read_csv(path, text, first[len('# rdmabench'):].strip())
+
+
+def sidecar_path(path):
+    """x.csv -> x.meta.json, as the binaries name it."""
+    return (path[:-4] if path.endswith('.csv') else path) + '.meta.json'
+
+
+def read_sidecar(path):
+    """The sidecar of the CSV file path, or {} when there is none."""
+    side = sidecar_path(path)
+    try:
+        with open(side, encoding='utf-8') as f:
+            doc = json.load(f)
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as e:
+        raise InputError('%s: unreadable sidecar of %s: %s' % (side, path, e))
+    if not isinstance(doc, dict):
+        raise InputError('%s: not an rdmabench sidecar' % side)
+    check_schema(side, doc.get('schema_version'))
+    return doc
+
+
+def read_plain(path, text, first):
+    """A CSV file as the binaries write it: the header row first, nothing but rows."""
+    header = next(csv.reader([first]), [])
+    side = read_sidecar(path)
+    if header[:1] == ['lower_ns']:
+        return read_histogram(path, text, side)
+    if header[:1] == ['sample']:
+        raise InputError('%s: raw samples are not read here; use a -H histogram' % path)
+    reader = csv.DictReader(text.splitlines())
+    need_columns(path, reader.fieldnames or [])
+    rows = [{k: number(v) for k, v in row.items()} for row in reader]
+    meta = {k: '' if v is None else str(v) for k, v in (side.get('meta') or {}).items()}
+    return Result(path, side.get('title') or '', meta, rows, side.get('status'))
 
 
 def read_csv(path, text, title):
@@ -141,7 +184,7 @@ def need_columns(path, names):
                          'bw_avg_mibps or lat_p50_us column)' % path)
 
 
-def read_histogram(path, text):
+def read_histogram(path, text, side=None):
     lines = [l for l in text.splitlines() if l.strip() and not l.startswith('#')]
     reader = csv.DictReader(lines)
     want = ['lower_ns', 'upper_ns', 'count', 'cumulative_fraction']
@@ -151,7 +194,13 @@ def read_histogram(path, text):
         buckets = [tuple(float(r[k]) for k in want) for r in reader]
     except (TypeError, ValueError):
         raise InputError('%s: a histogram row is not four numbers' % path)
-    return Histogram(path, buckets)
+    hist = Histogram(path, buckets)
+    meta = (side or {}).get('meta') or {}
+    if meta.get('size_bytes') is not None:
+        hist.size = int(meta['size_bytes'])
+    hist.meta = dict(hist.meta, **{k: str(v) for k, v in meta.items()})
+    hist.title = hist.title or (side or {}).get('title') or ''
+    return hist
 
 
 def scan(paths, role='client'):
@@ -169,7 +218,7 @@ def scan(paths, role='client'):
         for top, dirs, files in os.walk(p):
             dirs.sort()
             for name in sorted(files):
-                if not name.endswith(('.csv', '.json')):
+                if not name.endswith(('.csv', '.json')) or name.endswith('.meta.json'):
                     continue
                 try:
                     res = read(os.path.join(top, name))

@@ -149,7 +149,6 @@ int histogram_write_csv(const struct histogram *h, FILE *f, double divisor)
 
 	if (!(divisor > 0))
 		divisor = 1;
-	fprintf(f, "# rdmabench histogram schema=1\n");
 	fprintf(f, "lower_ns,upper_ns,count,cumulative_fraction\n");
 	for (unsigned i = 0; i < NBUCKETS; i++) {
 		uint64_t upper = bucket_upper(i);

@@ -32,8 +32,8 @@ double histogram_percentile(const struct histogram *h, double p);
 /*
  * Write the non-empty buckets as CSV:
  *   lower_ns,upper_ns,count,cumulative_fraction
- * with a "# rdmabench histogram schema=1" comment line first and a header
- * row.  Values are divided by divisor (2 for one-way latency from a round
+ * a header row, then one row per bucket (the caller writes the sidecar
+ * that says what was measured).  Values are divided by divisor (2 for one-way latency from a round
  * trip), bounds printed with %.1f.  Returns 0 or -errno.
  */
 int histogram_write_csv(const struct histogram *h, FILE *f, double divisor);

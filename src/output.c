@@ -21,7 +21,9 @@ struct meta_item {
 
 struct out {
 	enum out_format fmt;
-	FILE *f;
+	FILE *f;               /* NULL: a sidecar alone (no table written) */
+	FILE *side;            /* CSV: the NAME.meta.json sidecar, owned */
+	char *title;
 	struct meta_item *meta;
 	int nmeta, cap;
 	const struct out_col *cols;
@@ -335,23 +337,16 @@ static void human_end(struct out *o, const char *status, const char *error)
 	}
 }
 
-/* --- CSV ----------------------------------------------------------------- */
+/* --- CSV ---------------------------------------------------------------- */
 
+/*
+ * The CSV file holds the header row and the data rows, nothing else, so that
+ * any reader takes it with its defaults; what it measured and how it ended
+ * goes to the sidecar (sidecar_write).
+ */
 static void csv_begin(struct out *o, const char *title)
 {
-	fputs("# rdmabench", o->f);
-	if (title) {
-		fputc(' ', o->f);
-		put_oneline(o->f, title);
-	}
-	fputc('\n', o->f);
-	for (int i = 0; i < o->nmeta; i++) {
-		fputs("# ", o->f);
-		put_oneline(o->f, o->meta[i].key);
-		fputc('=', o->f);
-		put_oneline(o->f, o->meta[i].text);
-		fputc('\n', o->f);
-	}
+	(void)title;
 	for (int i = 0; i < o->ncols; i++) {
 		if (i)
 			fputc(',', o->f);
@@ -372,32 +367,34 @@ static void csv_cell(struct out *o, int i, const char *text)
 
 static void csv_end(struct out *o, const char *status, const char *error)
 {
-	fputs("# status=", o->f);
-	put_oneline(o->f, status);
-	fputc('\n', o->f);
-	if (error) {
-		fputs("# error=", o->f);
-		put_oneline(o->f, error);
-		fputc('\n', o->f);
-	}
+	(void)o;
+	(void)status;
+	(void)error;
 }
 
 /* --- JSON ---------------------------------------------------------------- */
 
-/* {"schema_version":1,"title":...,"meta":{...},"results":[  then one row a line */
-static void json_begin(struct out *o, const char *title)
+/* {"schema_version":1,"title":...,"meta":{...}  (shared with the sidecar) */
+static void json_head(const struct out *o, FILE *f, const char *title)
 {
-	fprintf(o->f, "{\"schema_version\":%d,\"title\":", OUT_SCHEMA_VERSION);
-	out_json_string(o->f, title);
-	fputs(",\"meta\":{", o->f);
+	fprintf(f, "{\"schema_version\":%d,\"title\":", OUT_SCHEMA_VERSION);
+	out_json_string(f, title);
+	fputs(",\"meta\":{", f);
 	for (int i = 0; i < o->nmeta; i++) {
 		if (i)
-			fputc(',', o->f);
-		out_json_string(o->f, o->meta[i].key);
-		fputc(':', o->f);
-		put_json_val(o->f, o->meta[i].type, o->meta[i].text);
+			fputc(',', f);
+		out_json_string(f, o->meta[i].key);
+		fputc(':', f);
+		put_json_val(f, o->meta[i].type, o->meta[i].text);
 	}
-	fputs("},\"results\":[", o->f);
+	fputc('}', f);
+}
+
+/* The head, then "results":[  and one row a line */
+static void json_begin(struct out *o, const char *title)
+{
+	json_head(o, o->f, title);
+	fputs(",\"results\":[", o->f);
 }
 
 static void json_cell(struct out *o, int i, const char *text)
@@ -413,14 +410,64 @@ static void json_cell(struct out *o, int i, const char *text)
 		fputc('}', o->f);
 }
 
+static void json_status(FILE *f, const char *status, const char *error)
+{
+	fputs("\"status\":", f);
+	out_json_string(f, status);
+	fputs(",\"error\":", f);
+	out_json_string(f, error);
+	fputs("}\n", f);
+}
+
 static void json_end(struct out *o, const char *status, const char *error)
 {
 	fputs(o->nrows ? "\n]," : "],", o->f);
-	fputs("\"status\":", o->f);
-	out_json_string(o->f, status);
-	fputs(",\"error\":", o->f);
-	out_json_string(o->f, error);
-	fputs("}\n", o->f);
+	json_status(o->f, status, error);
+}
+
+/* --- the CSV sidecar ----------------------------------------------------- */
+
+/* The head, "columns":[{"key":...,"label":...},...],"rows":N, the status. */
+static void sidecar_write(const struct out *o, const char *status, const char *error)
+{
+	json_head(o, o->side, o->title);
+	fputs(",\"columns\":[", o->side);
+	for (int i = 0; i < o->ncols; i++) {
+		fputs(i ? ",{\"key\":" : "{\"key\":", o->side);
+		out_json_string(o->side, o->cols[i].key);
+		fputs(",\"label\":", o->side);
+		out_json_string(o->side, col_label(&o->cols[i]));
+		fputc('}', o->side);
+	}
+	fputs("],", o->side);
+	if (o->f)       /* a sidecar alone does not see the rows */
+		fprintf(o->side, "\"rows\":%d,", o->nrows);
+	json_status(o->side, status, error);
+}
+
+int out_sidecar_path(const char *csv_path, char *buf, size_t len)
+{
+	size_t n = strlen(csv_path);
+	int w;
+
+	if (n >= 4 && !strcmp(csv_path + n - 4, ".csv"))
+		n -= 4;
+	w = snprintf(buf, len, "%.*s.meta.json", (int)n, csv_path);
+	return w < 0 || (size_t)w >= len ? -ENAMETOOLONG : 0;
+}
+
+int out_sidecar(struct out *o, const char *csv_path)
+{
+	char path[4096];
+	int err;
+
+	if (!o || o->fmt != OUT_CSV || o->side)
+		return 0;
+	err = out_sidecar_path(csv_path, path, sizeof(path));
+	if (err)
+		return err;
+	o->side = fopen(path, "w");
+	return o->side ? 0 : -errno;
 }
 
 /* --- the three formats behind one call per field ------------------------- */
@@ -442,15 +489,18 @@ void out_begin(struct out *o, const char *title, const struct out_col *cols, int
 	o->begun = 1;
 	o->cols = cols;
 	o->ncols = cols && ncols > 0 ? ncols : 0;
-	ops[o->fmt].begin(o, title);
-	fflush(o->f);
+	o->title = title ? strdup(title) : NULL;
+	if (o->f) {
+		ops[o->fmt].begin(o, title);
+		fflush(o->f);
+	}
 }
 
 void out_row(struct out *o, const union out_val *vals)
 {
 	char buf[NUM_LEN];
 
-	if (!o || !o->begun || !o->ncols)
+	if (!o || !o->begun || !o->ncols || !o->f)
 		return;
 	for (int i = 0; i < o->ncols; i++) {
 		const struct out_col *c = &o->cols[i];
@@ -466,11 +516,19 @@ void out_end(struct out *o, const char *status, const char *error)
 	if (!o)
 		return;
 	out_begin(o, NULL, NULL, 0);
-	ops[o->fmt].end(o, status ? status : "complete", error);
-	fflush(o->f);
+	status = status ? status : "complete";
+	if (o->f) {
+		ops[o->fmt].end(o, status, error);
+		fflush(o->f);
+	}
+	if (o->side) {
+		sidecar_write(o, status, error);
+		fclose(o->side);
+	}
 	for (int i = 0; i < o->nmeta; i++)
 		meta_free(&o->meta[i]);
 	free(o->meta);
+	free(o->title);
 	free(o);
 }
 

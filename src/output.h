@@ -6,11 +6,15 @@
  * Human:  a header box of "Label : value" metadata lines (two per line,
  *         perftest-like), a dashed rule, the column labels, one row per
  *         out_row(), a closing rule.  NaN prints as "-".
- * CSV:    "# rdmabench <title>" then one "# key=value" line per metadata
- *         item (gnuplot and most CSV readers skip '#' lines), the header row
- *         of column keys, one row per out_row().  NaN prints as an empty
- *         field.  Strings are quoted when they hold a comma, quote or
- *         newline (RFC 4180).  out_end() appends "# status=<status>".
+ * CSV:    the header row of column keys, one row per out_row(), nothing
+ *         else: Python's csv, pandas.read_csv and gnuplot read it with
+ *         their defaults.  NaN prints as an empty field.  Strings are
+ *         quoted when they hold a comma, quote or newline (RFC 4180).
+ *         The title, metadata, columns and status go to the sidecar
+ *         (out_sidecar), written by out_end():
+ *         {"schema_version":1,"title":...,"meta":{...},
+ *          "columns":[{"key":...,"label":...},...],"rows":N,
+ *          "status":"complete","error":null}
  * JSON:   one object, valid after out_end() on every path:
  *         {"schema_version":1,"title":"...","meta":{...},"results":[{...},...],
  *          "status":"complete","error":null}
@@ -43,8 +47,19 @@ union out_val {
 
 struct out;
 
-/* f is not owned (not closed).  NULL on ENOMEM. */
+/*
+ * f is not owned (not closed).  NULL on ENOMEM.  f NULL with OUT_CSV: no
+ * table, only the sidecar (for files other modules write, e.g. -H).
+ */
 struct out *out_open(enum out_format fmt, FILE *f);
+/*
+ * CSV only (0 and nothing done for the other formats): open the sidecar of
+ * the CSV file csv_path for writing, "x.csv" -> "x.meta.json" (any other
+ * name: NAME.meta.json).  0 or -errno.  Call before out_end().
+ */
+int out_sidecar(struct out *o, const char *csv_path);
+/* The sidecar's name for csv_path in buf; 0 or -ENAMETOOLONG. */
+int out_sidecar_path(const char *csv_path, char *buf, size_t len);
 /* Metadata: call before out_begin(). key for CSV/JSON, label for humans. */
 void out_meta_str(struct out *o, const char *key, const char *label, const char *val);
 void out_meta_u64(struct out *o, const char *key, const char *label, uint64_t val);
@@ -55,7 +70,7 @@ void out_begin(struct out *o, const char *title, const struct out_col *cols, int
 void out_row(struct out *o, const union out_val *vals);
 /*
  * Close the document: status is "complete", "partial" or "failed"; error is
- * NULL or a message (JSON "error", CSV "# error=...", human: a line
+ * NULL or a message (JSON "error", the CSV sidecar's "error", human: a line
  * "Status: partial" / "Error: ..." after the table, only when not complete).
  * Safe to call when out_begin() was never called (prints a minimal valid
  * document for JSON).  Frees o.

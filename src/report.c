@@ -147,6 +147,23 @@ void report_define(struct report *r, const struct rb_session *s)
 	report_columns(r, s);
 }
 
+/* --csv=FILE: FILE's metadata and status go to FILE.meta.json. */
+int report_sidecar(struct out *out, const char *csv_path)
+{
+	char side[4096];
+	int err;
+
+	if (!csv_path)
+		return 0;
+	err = out_sidecar(out, csv_path);
+	if (err) {
+		out_sidecar_path(csv_path, side, sizeof(side));
+		log_err("cannot write the metadata file %s (the sidecar of %s): %s",
+			side, csv_path, strerror(-err));
+	}
+	return err;
+}
+
 int report_open(struct report *r, const struct rb_session *s)
 {
 	const struct rb_options *o = s->opt;
@@ -167,6 +184,10 @@ int report_open(struct report *r, const struct rb_session *s)
 		return -ENOMEM;
 	}
 	report_columns(r, s);
+	if (o->format == OUT_CSV && report_sidecar(r->out, o->out_file)) {
+		report_close(r, "failed", "cannot write the metadata file");
+		return -EIO;
+	}
 	return 0;
 }
 
@@ -484,6 +505,44 @@ static void size_path(const char *path, const struct rb_session *s, char *buf, s
 		snprintf(buf, len, "%s-%llu", path, (unsigned long long)s->size);
 }
 
+static const struct out_col raw_cols[] = {
+	{ "sample", "sample number", OUT_U64, 0 },
+	{ "latency_ns", "latency [ns]", OUT_DOUBLE, 1 },
+};
+
+static const struct out_col hist_cols[] = {
+	{ "lower_ns", "bucket lower bound [ns]", OUT_DOUBLE, 1 },
+	{ "upper_ns", "bucket upper bound [ns]", OUT_DOUBLE, 1 },
+	{ "count", "samples in the bucket", OUT_U64, 0 },
+	{ "cumulative_fraction", "fraction of samples up to upper_ns", OUT_DOUBLE, 9 },
+};
+
+/*
+ * PATH.meta.json for a --raw or -H file: what it measured (test, size,
+ * which latency, unit) and its columns, as the results CSV's sidecar.
+ */
+static int write_file_meta(const char *path, const struct rb_session *s, const char *kind,
+			   const struct out_col *cols, int ncols)
+{
+	struct out *o = out_open(OUT_CSV, NULL);
+	char title[256];
+	int err;
+
+	if (!o)
+		return -ENOMEM;
+	err = report_sidecar(o, path);
+	snprintf(title, sizeof(title), "%s, %s", s->bench->title, kind);
+	out_meta_str(o, "kind", "Kind", kind);
+	out_meta_str(o, "test", "Test", s->bench->name);
+	out_meta_u64(o, "size_bytes", "Size", s->size);
+	out_meta_str(o, "latency", "Latency", s->bench->lat_divisor == 2 ?
+		     "one-way = round trip / 2" : "round trip of one operation");
+	out_meta_str(o, "unit", "Unit", "ns");
+	out_begin(o, title, cols, ncols);
+	out_end(o, "complete", NULL);
+	return err;
+}
+
 static int write_raw(const char *path, const struct rb_session *s, const struct rb_measure *m)
 {
 	double div = s->bench->lat_divisor;
@@ -493,13 +552,12 @@ static int write_raw(const char *path, const struct rb_session *s, const struct 
 		log_err("--raw: cannot write %s: %s", path, strerror(errno));
 		return -errno;
 	}
-	fprintf(f, "# rdmabench raw samples schema=1 test=%s size_bytes=%llu latency=%s\n",
-		s->bench->name, (unsigned long long)s->size,
-		div == 2 ? "one-way (round trip / 2)" : "round trip");
 	fprintf(f, "sample,latency_ns\n");
 	for (size_t i = 0; i < m->samples.n; i++)
 		fprintf(f, "%zu,%.1f\n", i, (double)m->samples.v[i] / div);
-	return fclose(f) ? -errno : 0;
+	if (fclose(f))
+		return -errno;
+	return write_file_meta(path, s, "raw samples", raw_cols, 2);
 }
 
 static int write_hist(const char *path, const struct rb_session *s, const struct rb_measure *m)
@@ -514,7 +572,7 @@ static int write_hist(const char *path, const struct rb_session *s, const struct
 	err = histogram_write_csv(m->hist, f, s->bench->lat_divisor);
 	if (fclose(f) && !err)
 		err = -errno;
-	return err;
+	return err ? err : write_file_meta(path, s, "latency histogram", hist_cols, 4);
 }
 
 int report_files(const struct rb_session *s, const struct rb_measure *m)

@@ -25,7 +25,10 @@ struct report {
 	bool begun;
 };
 
-/* Open the output (stdout or the file) and define the columns. */
+/* --csv=FILE: open FILE's sidecar (FILE.meta.json) for out; says why not. */
+int report_sidecar(struct out *out, const char *csv_path);
+/* Open the output (stdout or the file, and a CSV file's sidecar) and define
+ * the columns. */
 int report_open(struct report *r, const struct rb_session *s);
 /* Only define the columns (r->all, r->shown): for a driver that prints the
  * rows elsewhere (rb_mpi).  Nothing is opened; do not call report_close. */

@@ -23,14 +23,23 @@ ok() { # STATUS NAME
 	fi
 }
 
-# meta KEY: "# KEY=VALUE" of $tmp/out; row: the data lines
-meta() { sed -n "s/^# $1=//p" "$tmp/out"; }
-rows() { grep -v '^#' "$tmp/out" | tail -n +2 | tr '\n' ' '; }
+# meta KEY: the metadata's KEY in the JSON document $tmp/out; rows: its
+# rows, "LINKS,ROUNDS " each
+meta() {
+	python3 -c 'import json, sys
+v = json.load(open(sys.argv[1]))["meta"].get(sys.argv[2])
+print("" if v is None else v)' "$tmp/out" "$1" 2>/dev/null
+}
+rows() {
+	python3 -c 'import json, sys
+print("".join("%d,%d " % (r["links_per_round"], r["rounds"]) for r in json.load(open(sys.argv[1]))["results"]), end="")' \
+		"$tmp/out" 2>/dev/null
+}
 
-# plan ARGS...: rb_mpi --csv ARGS; $st its status; $cpu its CPU ms (user + sys)
+# plan ARGS...: rb_mpi --json ARGS; $st its status; $cpu its CPU ms (user + sys)
 plan() {
 	local t
-	t=$( { TIMEFORMAT='%3U %3S'; time { timeout 60 "$rb_mpi" --csv "$@" >"$tmp/out" 2>"$tmp/err"; echo $? >"$tmp/st"; }; } 2>&1 )
+	t=$( { TIMEFORMAT='%3U %3S'; time { timeout 60 "$rb_mpi" --json "$@" >"$tmp/out" 2>"$tmp/err"; echo $? >"$tmp/st"; }; } 2>&1 )
 	st=$(cat "$tmp/st")
 	cpu=$(echo "$t" | awk '{ printf "%d", ($1 + $2) * 1000 }')
 }

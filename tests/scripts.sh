@@ -74,6 +74,127 @@ else
 	done
 fi
 
+# --- the CSV format: default readers; the earlier format still read ------------------
+
+# Every canned result is in the format the binaries write (tests/data/*.csv);
+# tests/integration/t_25_readers.sh does the same on files made on the device.
+csvs=$(ls "$data"/rb_*.csv)
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+run "$py" -c 'import csv, sys
+for p in sys.argv[1:]:
+    rows = list(csv.DictReader(open(p, newline="")))
+    assert rows and "size_bytes" in rows[0] or "lower_ns" in rows[0], p
+    assert all(None not in r and None not in r.values() for r in rows), p + ": ragged rows"
+' $csvs
+ok $st "csv.DictReader reads every canned CSV with its defaults, every row the header's width"
+if "$py" -c 'import pandas' 2>/dev/null; then
+	run "$py" -c 'import sys, pandas
+for p in sys.argv[1:]:
+    d = pandas.read_csv(p)
+    key = "size_bytes" if "size_bytes" in d else "lower_ns"
+    assert len(d) > 0 and str(d[key].dtype).startswith(("int", "float")), p
+' $csvs
+	ok $st "pandas.read_csv reads every canned CSV with its defaults, numeric columns"
+else
+	skip "pandas.read_csv reads every canned CSV" "python3-pandas is not installed"
+fi
+if command -v gnuplot >/dev/null 2>&1; then
+	run gnuplot -e 'set datafile separator comma; set datafile columnheaders; stats "'"$data/rb_write_bw-sweep.csv"'" using "size_bytes":"bw_avg_mibps" nooutput; print STATS_records'
+	[ "$st" = 0 ] && [ "$(cat "$tmp/err")" = "$(($(wc -l <"$data/rb_write_bw-sweep.csv") - 1))" ]
+	ok $? "gnuplot reads the columns by name, one record a row (status $st)"
+else
+	skip "gnuplot reads the columns by name" "gnuplot is not installed"
+fi
+if command -v gnuplot >/dev/null 2>&1; then
+	run "$rb_plot" -o "$tmp/old" -f svg "$data/old/rb_write_bw-sweep.csv" "$data/old/rb_send_lat-64.hist.csv"
+	[ "$st" = 0 ] && grep -q 'rxe0' "$tmp/old/bw.svg" && is_svg "$tmp/old/cdf.svg" &&
+		grep -q "Send latency" "$tmp/old/cdf.svg"
+	ok $? "rb-plot reads the earlier format ('#' metadata lines), as results/ holds (status $st)"
+else
+	skip "rb-plot reads the earlier format" "gnuplot is not installed"
+fi
+run "$rb_plot" -o "$tmp/p4" "$data/old/hist-schema2.csv"
+[ "$st" = 2 ] && grep -q 'schema version 2' "$tmp/err"
+ok $? "rb-plot: a histogram of schema 2 in the earlier format: exit 2 (status $st)"
+
+# Two campaign folders, as rb-campaign writes them: A with 3 runs, B with 1,
+# both made in the test bed (meta where=).
+for f in A B; do
+	mkdir -p "$tmp/cmp/$f/data"
+	echo "where=Soft-RoCE test bed (rb-testbed: qemu TCG) on host vm" >"$tmp/cmp/$f/meta"
+done
+for r in 1 2 3; do
+	for t in rb_write_bw-sweep rb_send_lat-64; do
+		cp "$data/$t.csv" "$tmp/cmp/A/data/$t-r$r.csv"
+		cp "$data/$t.meta.json" "$tmp/cmp/A/data/$t-r$r.meta.json"
+	done
+	cp "$data/rb_send_lat-64.hist.csv" "$tmp/cmp/A/data/rb_send_lat-64-r$r.hist.csv"
+	cp "$data/rb_send_lat-64.hist.meta.json" "$tmp/cmp/A/data/rb_send_lat-64-r$r.hist.meta.json"
+done
+cp "$tmp/cmp/A/data/"*-r1.* "$tmp/cmp/B/data/"
+cp "$data/rb_write_bw-4096.csv" "$tmp/cmp/B/data/rb_write_bw-4096-r1.csv"
+cp "$data/rb_write_bw-4096.meta.json" "$tmp/cmp/B/data/rb_write_bw-4096-r1.meta.json"
+
+# svg_series FILE: the legends of the series, in order, and their colours, "legend|colour" a line.
+svg_series() {
+	"$py" - "$1" <<'PYEOF'
+import re, sys
+svg = open(sys.argv[1]).read()
+for g in re.split(r'<g id="gnuplot_plot_\d+"', svg)[1:]:
+    t = re.search(r'<text>(.*?)</text>', g)
+    c = re.search(r"stroke='(rgb\([^)]*\))'", g)
+    if t and t.group(1).strip():
+        print('%s|%s' % (t.group(1).strip(), c.group(1).replace(' ', '') if c else ''))
+PYEOF
+}
+
+if command -v gnuplot >/dev/null 2>&1; then
+	run "$rb_plot" -o "$tmp/cmpp" -f svg "$tmp/cmp/A" "$tmp/cmp/B"
+	svg_series "$tmp/cmpp/bw.svg" >"$tmp/bw.series"
+	[ "$st" = 0 ] && [ "$(cut -d'|' -f1 "$tmp/bw.series" | tr '\n' ';')" = "A (3 runs);B (2 runs);" ]
+	ok $? "rb-plot A B: series labelled by folder, each with its runs ($(cut -d'|' -f1 "$tmp/bw.series" | tr '\n' ';'))"
+	grep -q "median of each series' runs" "$tmp/cmpp/bw.svg" && ! grep -q 'median of 3 runs' "$tmp/cmpp/bw.svg" &&
+		grep -q 'Soft-RoCE test bed' "$tmp/cmpp/bw.svg" && grep -q 'Soft-RoCE test bed' "$tmp/cmpp/cdf.svg"
+	ok $? "rb-plot A B: no 'median of 3 runs' over a series of 2; the test-bed note kept in the titles"
+	grep -q '>1e-05<' "$tmp/cmpp/bw.svg" || grep -q '>1e-05 *<' "$tmp/cmpp/bw.svg" || grep -q '1e-05' "$tmp/cmpp/bw.svg"
+	ok $? "rb-plot: a sweep spanning 4 decades gets a log y axis (auto)"
+	run "$rb_plot" -o "$tmp/cmpl" -f svg -y linear "$tmp/cmp/A" "$tmp/cmp/B"
+	[ "$st" = 0 ] && ! grep -q '1e-05' "$tmp/cmpl/bw.svg"
+	ok $? "rb-plot -y linear: no log axis (status $st)"
+	svg_series "$tmp/cmpp/cdf.svg" >"$tmp/cdf.series"
+	[ "$(cut -d'|' -f1 "$tmp/cdf.series" | tr '\n' ';')" = "A (3 runs pooled);B (1 run);" ]
+	ok $? "rb-plot A B: histograms of a series pooled, labelled by folder ($(cut -d'|' -f1 "$tmp/cdf.series" | tr '\n' ';'))"
+	run "$rb_plot" -o "$tmp/cmpx" -f svg "$tmp/cmp/A" "$tmp/cmp/B" "$data/rb_write_bw-4096.csv" \
+		"$data/rb_send_lat-sweep.csv" "$data/rb_write_bw-sweep.csv" "$data/old/rb_write_bw-sweep.csv"
+	svg_series "$tmp/cmpx/bw.svg" >"$tmp/x.series"
+	[ "$st" = 0 ] && [ "$(wc -l <"$tmp/x.series")" -ge 5 ] &&
+		[ "$(cut -d'|' -f2 "$tmp/x.series" | sort | uniq -d | wc -l)" = 0 ] &&
+		[ "$(cut -d'|' -f2 "$tmp/x.series" | grep -c rgb)" = "$(wc -l <"$tmp/x.series")" ]
+	ok $? "rb-plot: no colour twice in a chart ($(wc -l <"$tmp/x.series") series: $(cut -d'|' -f2 "$tmp/x.series" | tr '\n' ' '))"
+	many=() labels=()
+	for k in $(seq 14); do many+=("$data/rb_write_bw-4096.csv"); labels+=(-l "run $k"); done
+	run "$rb_plot" -o "$tmp/cmpm" -f svg "${labels[@]}" "${many[@]}"
+	svg_series "$tmp/cmpm/bw.svg" >"$tmp/m.series"
+	[ "$st" = 0 ] && [ "$(wc -l <"$tmp/m.series")" = 14 ] &&
+		[ "$(cut -d'|' -f2 "$tmp/m.series" | grep rgb | sort -u | wc -l)" = 14 ]
+	ok $? "rb-plot: 14 series, 14 colours (beyond the 12 picked ones: hues spread) (status $st)"
+	run "$rb_plot" -o "$tmp/cmpq" -f svg -l before -l after "$tmp/cmp/A" "$tmp/cmp/B"
+	[ "$st" = 0 ] && for c in bw msgrate lat cdf hist; do
+		grep -q '>before' "$tmp/cmpq/$c.svg" && grep -q '>after' "$tmp/cmpq/$c.svg" || false
+	done
+	ok $? "rb-plot -l before -l after: every chart labels the two folders alike (status $st)"
+	[ "$(svg_series "$tmp/cmpq/lat.svg" | cut -d'|' -f1 | tr '\n' ';')" = "before (3 runs);after (1 run);p50;p99;p99.9;max;" ]
+	ok $? "rb-plot: latency legends: one per series, the percentiles' dashes once ($(svg_series "$tmp/cmpq/lat.svg" | cut -d'|' -f1 | tr '\n' ';'))"
+	run "$rb_plot" -o "$tmp/cmpr" -l x -l y -l z "$tmp/cmp/A" "$tmp/cmp/B"
+	[ "$st" = 2 ] && grep -q '3 labels (-l) for 2 files or folders' "$tmp/err"
+	ok $? "rb-plot: more -l than arguments: exit 2 (status $st)"
+else
+	for c in "folder labels" "runs and note" "log y" "-y linear" "pooled" "colours" "-l" "lat legend" "-l count"; do
+		skip "rb-plot: $c" "gnuplot is not installed"
+	done
+fi
+
 run "$rb_plot" -o "$tmp/p4" "$data/not-ours.csv"
 [ "$st" = 2 ] && grep -q 'not-ours.csv: not an rdmabench result file' "$tmp/err" && [ ! -e "$tmp/p4" ]
 ok $? "rb-plot: a CSV that is not ours: exit 2, the file named (status $st)"
@@ -89,6 +210,24 @@ ok $? "rb-plot: a missing file: exit 2 (status $st)"
 run "$rb_plot" -f gif "$data/rb_write_bw-4096.csv"
 [ "$st" = 2 ]
 ok $? "rb-plot: -f gif is a usage error (status $st)"
+
+# --- rb-heatmap (rb_mpi's CSV, results/mpi/pairs.csv: 4 ranks, 6.36..20.39 MiB/s) ---
+
+rb_heatmap=$(script rb-heatmap) pairs=$data/old/mpi-pairs.csv
+if command -v gnuplot >/dev/null 2>&1; then
+	run "$rb_heatmap" -o "$tmp/hm" -f svg "$pairs"
+	[ "$st" = 0 ] && grep -q 'scale from 0)' "$tmp/hm/rb_send_bw-pairs-heatmap.svg" &&
+		grep -q '>6.36<' "$tmp/hm/rb_send_bw-pairs-heatmap.svg" &&
+		grep -q '>20.39<' "$tmp/hm/rb_send_bw-pairs-heatmap.svg" &&
+		grep -q '> 0<' "$tmp/hm/rb_send_bw-pairs-heatmap.svg"
+	ok $? "rb-heatmap: the colour scale starts at 0 and says so; values of 6 MiB/s with 3 digits (status $st)"
+	run "$rb_heatmap" -o "$tmp/hm" -n z -f svg --zoom "$pairs"
+	[ "$st" = 0 ] && grep -q 'scale from 6.36, not 0)' "$tmp/hm/z.svg" && ! grep -q '> 0<' "$tmp/hm/z.svg"
+	ok $? "rb-heatmap --zoom: the scale spans the values and its label says it does not start at 0 (status $st)"
+else
+	skip "rb-heatmap: scale from 0" "gnuplot is not installed"
+	skip "rb-heatmap --zoom" "gnuplot is not installed"
+fi
 
 # --- rb-compare ----------------------------------------------------------------------
 
@@ -106,6 +245,7 @@ campaign() {
 			/^#/ { print; next }
 			!k { for (i = 1; i <= NF; i++) if ($i == col) k = i; print; next }
 			{ $k = v; print }' "$data/$template.csv" >"$dir/data/$template-r$rep.csv"
+		cp "$data/$template.meta.json" "$dir/data/$template-r$rep.meta.json"
 	done
 }
 
@@ -151,8 +291,28 @@ ok $? "rb-compare: --unpaired: overlapping ranges are noise, separate ones a reg
 PAIRED=yes campaign "$tmp/base4" rb_write_bw-4096 bw_avg_mibps 10 20 10 30
 PAIRED=yes campaign "$tmp/slow4" rb_write_bw-4096 bw_avg_mibps 7 14 7 21
 run "$rb_compare" "$tmp/base4" "$tmp/slow4"
-[ "$st" = 0 ] && grep -q '^rb_write_bw .* 0\.700 .* noise$' "$tmp/out" && grep -q 'too few pairs (4)' "$tmp/err"
-ok $? "rb-compare: 4 pairs, all 30 % slower: too few for a verdict beyond the noise (status $st)"
+[ "$st" = 3 ] && grep -q '^rb_write_bw .* 0\.700 .* UNDETERMINED$' "$tmp/out" &&
+	grep -q 'too few pairs (4)' "$tmp/err" && grep -q '^1 undetermined' "$tmp/out"
+ok $? "rb-compare: 4 pairs, all 30 % slower: too few to tell, undetermined, exit 3 (status $st)"
+
+# One file against one file: no interval at all.
+campaign "$tmp/one_b" rb_write_bw-4096 bw_avg_mibps 20
+campaign "$tmp/one_n" rb_write_bw-4096 bw_avg_mibps 10
+campaign "$tmp/one_s" rb_write_bw-4096 bw_avg_mibps 19
+one_b=$tmp/one_b/data/rb_write_bw-4096-r1.csv
+run "$rb_compare" -m bw_avg_mibps "$one_b" "$tmp/one_n/data/rb_write_bw-4096-r1.csv"
+[ "$st" = 3 ] && grep -q '^rb_write_bw .* 0\.500 .* UNDETERMINED$' "$tmp/out"
+ok $? "rb-compare: one file against one with half the bandwidth: undetermined, exit 3 (status $st)"
+run "$rb_compare" -m bw_avg_mibps "$one_b" "$tmp/one_s/data/rb_write_bw-4096-r1.csv"
+[ "$st" = 0 ] && grep -q '^rb_write_bw .* 0\.950 .* ok$' "$tmp/out"
+ok $? "rb-compare: one file against one within the tolerance: ok, exit 0 (status $st)"
+PAIRED=yes campaign "$tmp/mixb" rb_write_bw-4096 bw_avg_mibps 10 20 10 30 10
+PAIRED=yes campaign "$tmp/mixb" rb_send_lat-64 lat_p50_us 30 30
+PAIRED=yes campaign "$tmp/mixn" rb_write_bw-4096 bw_avg_mibps 7 14 7 21 7
+PAIRED=yes campaign "$tmp/mixn" rb_send_lat-64 lat_p50_us 60 60
+run "$rb_compare" -m bw_avg_mibps,lat_p50_us "$tmp/mixb" "$tmp/mixn"
+[ "$st" = 1 ] && grep -q '^rb_write_bw .*REGRESSION$' "$tmp/out" && grep -q '^rb_send_lat .*UNDETERMINED$' "$tmp/out"
+ok $? "rb-compare: a regression and an undetermined row: exit 1, the regression wins (status $st)"
 
 run "$rb_compare" --csv "$tmp/base" "$tmp/slow"
 [ "$st" = 1 ] && head -n 1 "$tmp/out" | grep -q '^test,size_bytes,metric,n,baseline,new,ratio,' &&
@@ -206,7 +366,7 @@ if command -v python3 >/dev/null 2>&1; then
 	[ "$st" = 0 ] && grep -q -- '--bin' "$tmp/out" && grep -q 'Exit status' "$tmp/out"
 	ok $? "rb-icount: --help: exit 0, names --bin and the exit statuses (status $st)"
 	run "$rb_icount" --version
-	[ "$st" = 0 ] && grep -q "^rb-icount $(cat "$top_srcdir/VERSION")\$" "$tmp/out"
+	[ "$st" = 0 ] && grep -q "^rb-icount (rdmabench) $(cat "$top_srcdir/VERSION")\$" "$tmp/out"
 	ok $? "rb-icount: --version prints the project's version (status $st)"
 	run "$rb_icount" --cases write_bw,foo_bw --out "$tmp/ic"
 	[ "$st" = 2 ] && grep -q 'unknown case: foo_bw' "$tmp/err" && [ ! -e "$tmp/ic" ]
@@ -258,6 +418,22 @@ else
 		skip "rb-icount: $c" "python3 is not installed"
 	done
 fi
+# --- every script answers --version ---------------------------------------------------
+
+vbad=""
+for f in "$top_srcdir"/scripts/* "$top_srcdir"/scripts/testbed/*; do
+	[ -f "$f" ] && [ -x "$f" ] || continue
+	case $f in *.in) f=$(script "$(basename "$f" .in)") ;; esac
+	v=$(cd "$tmp" && timeout 30 "$f" --version 2>&1 </dev/null)
+	[ $? = 0 ] && echo "$v" | head -n 1 | grep -Eq "^$(basename "$f") \(rdmabench\) [0-9]+\.[0-9]+" ||
+		vbad="$vbad $(basename "$f")"
+done
+for f in rb-plot rb-compare rb-heatmap rb-wire; do
+	v=$(timeout 30 "$(script "$f")" --version 2>&1 </dev/null)
+	[ $? = 0 ] && echo "$v" | grep -Eq "^$f \(rdmabench\) [0-9]" || vbad="$vbad $f"
+done
+[ -z "$vbad" ]
+ok $? "every script in scripts/ answers --version with its name and the version (not:${vbad:- none})"
 
 # --- the test bed's slurm-up: usage (no daemon started) -------------------------------
 

@@ -6,5 +6,4 @@ set logscale x 10
 set format x '%.7g'
 set yrange [0:100]
 set ytics 10
-set key inside right bottom
-plot for [i=1:n] file[i] using 1:($2 * 100) with steps lw 2 title label[i]
+plot for [i=1:n] file[i] using 1:($2 * 100) with steps lw 2 lc rgb colour(i) title label[i]

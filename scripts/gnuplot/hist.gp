@@ -6,4 +6,4 @@ set ylabel sprintf('Share of samples [%%] per 1/%d decade', bins_per_decade)
 set logscale x 10
 set format x '%.7g'
 set yrange [0:*]
-plot for [i=1:n] file[i] using 1:3 with steps lw 2 title label[i]
+plot for [i=1:n] file[i] using 1:3 with steps lw 2 lc rgb colour(i) title label[i]

@@ -10,8 +10,16 @@ set ylabel 'Latency [µs]'
 set logscale y 10
 set format y '%.7g'
 array pct[4] = ['p50', 'p99', 'p99.9', 'max']
-# with one series the percentiles take the colours
-colour(i, j) = n == 1 ? j : i
-plot for [i=1:n] for [j=1:4] file[i] using 1:(column(j + 1)) with linespoints \
-	lw 2 lc colour(i, j) dt j pt (j == 1 ? 7 : j + 3) ps 0.7 \
-	title (n == 1 ? pct[j] : label[i] . ' ' . pct[j])
+# one series: the percentiles take the colours and the legend; several: one
+# colour per series (its legend once), one dash/point type per percentile,
+# said once in black
+if (n == 1) {
+	plot for [j=1:4] file[1] using 1:(column(j + 1)) with linespoints \
+		lw 2 lc rgb pick[j] dt j pt (j == 1 ? 7 : j + 3) ps 0.7 title pct[j]
+} else {
+	plot for [i=1:n] for [j=1:4] file[i] using 1:(column(j + 1)) with linespoints \
+		lw 2 lc rgb colour(i) dt j pt (j == 1 ? 7 : j + 3) ps 0.7 \
+		title (j == 1 ? label[i] : ''), \
+	     for [j=1:4] NaN with linespoints lw 2 lc rgb 'black' dt j pt (j == 1 ? 7 : j + 3) \
+		ps 0.7 title pct[j]
+}

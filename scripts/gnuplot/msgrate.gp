@@ -8,4 +8,5 @@ set xlabel 'Message size'
 set ylabel 'Message rate [Mpps = 10^6 messages/s]'
 set logscale y 10
 set format y '%.7g'
-plot for [i=1:n] file[i] using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.7 title label[i]
+plot for [i=1:n] file[i] using 1:2:3:4 with yerrorlines lw 2 lc rgb colour(i) pt 7 ps 0.7 \
+	title label[i]

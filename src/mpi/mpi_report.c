@@ -119,6 +119,8 @@ int mpi_report_open(struct mpi_job *job)
 	doc.out = out_open(o->format, doc.file);
 	if (!doc.out)
 		return -ENOMEM;
+	if (o->format == OUT_CSV && report_sidecar(doc.out, o->out_file))
+		return -EIO;
 	doc.ntail = job->group ? N_TAIL_COLS : N_TAIL_COLS - 2;
 	memcpy(doc.cols, link_cols, sizeof(link_cols));
 	memcpy(doc.cols + N_LINK_COLS, job->cols.cols, (size_t)job->cols.ncols * sizeof(doc.cols[0]));

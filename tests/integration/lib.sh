@@ -185,6 +185,9 @@ num_gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; }
 #                             float, an empty field None), r (the only row, or
 #                             None), meta (dict), status, header (CSV columns),
 #                             lines (CSV: the lines that are not comments),
+#                             comments (CSV: how many "#" lines: 0 now),
+#                             side (CSV: its NAME.meta.json sidecar, or None;
+#                             meta and status come from it),
 #                             last (CSV: the last line), doc (JSON document),
 #                             E (the environment), SWEEP (2..8388608), and
 #                             the checks bw(r, SIZE, N[, recv=True]),
@@ -340,7 +343,7 @@ def close(a, b, rel=1e-6):
 def load(path):
     text = open(path).read()
     ns = {"rows": [], "meta": {}, "status": None, "header": [], "lines": [], "doc": None,
-          "last": None}
+          "last": None, "side": None, "comments": 0}
     if text.lstrip().startswith("{"):
         d = json.loads(text)
         ns.update(doc=d, rows=d.get("results", []), meta=d.get("meta", {}),
@@ -348,6 +351,11 @@ def load(path):
         return ns
     all_lines = text.splitlines()
     ns["last"] = all_lines[-1] if all_lines else None
+    ns["comments"] = sum(1 for l in all_lines if l.startswith("#"))
+    side = (path[:-4] if path.endswith(".csv") else path) + ".meta.json"
+    if os.path.exists(side):
+        ns["side"] = json.load(open(side))
+        ns.update(meta=ns["side"].get("meta") or {}, status=ns["side"].get("status"))
     for line in all_lines:
         if line.startswith("#"):
             k, eq, v = line[1:].strip().partition("=")

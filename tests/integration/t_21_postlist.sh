@@ -12,7 +12,7 @@
 # ran with cq_mod Q, and signalled one WR in at most min(Q, T)
 # (wrs_per_cqe = posted / signalled, never above -Q nor the queue's depth).
 postlist_row() {
-	grep -q '^# status=complete$' "$1" || { tap_diag "$1: not complete"; return 1; }
+	grep -q '"status":"complete"' "${1%.csv}.meta.json" || { tap_diag "$1: not complete"; return 1; }
 	awk -F, -v n="$2" -v size="$3" -v q="$4" -v t="$5" '
 		/^#/ || !NF { next }
 		!hdr { for (i = 1; i <= NF; i++) c[$i] = i; hdr = 1; next }

@@ -208,7 +208,7 @@ stall_case() {
 	args="$RB_DEV_ARGS -s 64 -D 2 --warmup-time=0.5 $extra"
 	rb_pair "$prog stall" "$RB_BIN/$prog $args" \
 		"RB_TEST_DELAY_NS=3000000000 $stall_bin/$prog $args --csv=$csvf $RB_IP"
-	[ "$(cat "$RB_CASE_DIR/client.rc")" = 1 ] && grep -q '^# status=failed' "$csvf" &&
+	[ "$(cat "$RB_CASE_DIR/client.rc")" = 1 ] && grep -q '"status":"failed"' "${csvf%.csv}.meta.json" &&
 		grep -q 'no message completed in the' "$RB_CASE_DIR/client.err"
 	tap_ok $? "$name: client exit 1 (got $(cat "$RB_CASE_DIR/client.rc")), status failed, a message"
 	[ "$(cat "$RB_CASE_DIR/server.rc")" != 0 ]

@@ -48,6 +48,7 @@ else
 	# pairs: every ordered pair once (in rounds), each with its full row
 	mpi_run "mpi pairs send_bw" "--bench send_bw --pattern pairs -s 4096 -n 200 --csv=\$RB_CASE_DIR/m.csv" &&
 		rb_check "$(rb_file m.csv)" 'status == "complete"' 'meta["pattern"] == "pairs"' \
+			'comments == 0' 'side["rows"] == len(rows)' \
 			'meta["ranks"] == int(E["MPI_NP"])' 'meta["test"] == "rb_send_bw"' \
 			'header[:5] == ["pattern", "src_host", "dst_host", "src_rank", "dst_rank"]' \
 			'header[-3:] == ["round", "link_status", "link_error"]' \
@@ -58,7 +59,8 @@ else
 	tap_ok $? "rb_mpi --pattern pairs send_bw, $mpi_np ranks: $(echo "$links" | wc -w) links, each a full row"
 	if [ -s "$(rb_file m.csv)" ]; then
 		cp "$(rb_file m.csv)" "$RB_TMP/pairs.csv"
-		tap_diag "matrix (src>dst MiB/s): $(awk -F, '!/^#/ && NR > 1 && $4 ~ /^[0-9]/ { printf "%s>%s %.0f  ", $4, $5, $11 }' "$(rb_file m.csv)")"
+		cp "$(rb_file m.meta.json)" "$RB_TMP/pairs.meta.json"
+		tap_diag "matrix (src>dst MiB/s): $(awk -F, 'NR > 1 && $4 ~ /^[0-9]/ { printf "%s>%s %.0f  ", $4, $5, $11 }' "$(rb_file m.csv)")"
 	fi
 
 	# a latency benchmark, JSON
@@ -159,7 +161,7 @@ else
 		st=$?
 		cat "$RB_CASE_DIR/heatmap.err" | sed 's/^/# /'
 		[ "$st" = 0 ] && [ -s "$RB_CASE_DIR/pairs.png" ] && grep -q pairs.png "$RB_CASE_DIR/heatmap.out"
-		tap_ok $? "rb-heatmap: a PNG of the pairs matrix"
+		tap_ok $? "rb-heatmap: a PNG of the pairs matrix (its CSV as rb_mpi wrote it, with the sidecar)"
 		# RB_MPI_KEEP=DIR: keep the matrix and its chart, to look at them
 		[ -z "${RB_MPI_KEEP:-}" ] || cp "$RB_CASE_DIR/pairs.png" "$RB_TMP/pairs.csv" "$RB_MPI_KEEP/"
 	fi

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 /*
@@ -42,8 +43,9 @@ static char *capture_close(struct capture *c)
 	return c->buf;
 }
 
-/* The two-row table every format is checked with. */
-static char *render_table(enum out_format fmt, const char *status, const char *error)
+/* The two-row table every format is checked with; side: a CSV sidecar. */
+static char *render_side(enum out_format fmt, const char *status, const char *error,
+			 const char *side)
 {
 	const union out_val rows[2][NCOLS] = {
 		{ { .u = 65536 }, { .d = 11663.771 }, { .s = "write" }, { .d = 1.23456 } },
@@ -52,6 +54,8 @@ static char *render_table(enum out_format fmt, const char *status, const char *e
 	struct capture c;
 	struct out *o = capture_open(&c, fmt);
 
+	if (side)
+		is_int(out_sidecar(o, side), 0, "sidecar opened");
 	out_meta_str(o, "device", "Device", "mlx5_0");
 	out_meta_u64(o, "iterations", "Number of iterations", 5000);
 	out_meta_str(o, "transport", "Transport type", "RC");
@@ -62,6 +66,11 @@ static char *render_table(enum out_format fmt, const char *status, const char *e
 	out_row(o, rows[1]);
 	out_end(o, status, error);
 	return capture_close(&c);
+}
+
+static char *render_table(enum out_format fmt, const char *status, const char *error)
+{
+	return render_side(fmt, status, error, NULL);
 }
 
 static char *golden_path(const char *name)
@@ -193,6 +202,68 @@ static const char *tail_lines(const char *s, int n)
 	return s;
 }
 
+static char *slurp(const char *path);
+static void check_json(const char *doc, const char *expr, const char *want, const char *what);
+
+/*
+ * The table as CSV with its sidecar in a fresh folder; checks expr over the
+ * sidecar and that the table is the golden one.  Returns the CSV text.
+ */
+static char *csv_sidecar(const char *status, const char *error, const char *expr,
+			 const char *want, const char *what)
+{
+	char dir[] = "/tmp/rb-test-side-XXXXXX", csv[64], side[64], *s, *meta;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "mkdtemp: %s", strerror(errno));
+		return strdup("");
+	}
+	snprintf(csv, sizeof(csv), "%s/r.csv", dir);
+	snprintf(side, sizeof(side), "%s/r.meta.json", dir);
+	s = render_side(OUT_CSV, status, error, csv);
+	meta = slurp(side);
+	ok(meta != NULL, "%s: %s written", what, side);
+	check_json(meta ? meta : "", expr, want, what);
+	free(meta);
+	unlink(side);
+	rmdir(dir);
+	return s;
+}
+
+static void test_sidecar(void)
+{
+	char buf[64], *s;
+
+	is_int(out_sidecar_path("a/b.csv", buf, sizeof(buf)), 0, "sidecar path");
+	is_str(buf, "a/b.meta.json", "x.csv -> x.meta.json");
+	out_sidecar_path("hist-64.csv.txt", buf, sizeof(buf));
+	is_str(buf, "hist-64.csv.txt.meta.json", "another name: NAME.meta.json");
+	is_int(out_sidecar_path("0123456789.csv", buf, 8), -ENAMETOOLONG, "too long for buf");
+	s = csv_sidecar("complete", NULL,
+			"[d[\"schema_version\"], d[\"title\"], d[\"meta\"][\"device\"], "
+			"d[\"meta\"][\"iterations\"], d[\"meta\"][\"cpu_mhz\"], "
+			"[c[\"key\"] for c in d[\"columns\"]], d[\"columns\"][1][\"label\"], "
+			"d[\"rows\"], d[\"status\"], d[\"error\"]]",
+			"[1, \"RDMA Write BW Test\", \"mlx5_0\", 5000, null, "
+			"[\"bytes\", \"bw_avg_mibps\", \"op\", \"lat_p99_us\"], "
+			"\"BW average[MiB/sec]\", 2, \"complete\", null]",
+			"CSV sidecar: title, typed metadata, columns, rows, status");
+	check_golden("output.csv", s);
+	free(s);
+	{
+		struct capture c;
+		struct out *o = capture_open(&c, OUT_JSON);
+
+		is_int(out_sidecar(o, "/nonexistent/x.csv"), 0, "JSON: no sidecar, no error");
+		out_end(o, "complete", NULL);
+		free(capture_close(&c));
+		o = capture_open(&c, OUT_CSV);
+		is_int(out_sidecar(o, "/nonexistent/x.csv"), -ENOENT, "CSV: sidecar error returned");
+		out_end(o, "complete", NULL);
+		free(capture_close(&c));
+	}
+}
+
 static void test_end_status(void)
 {
 	const char *esc = "QP \"7\" timed out\\retry\\n\\tline 2\\x01 caf\xc3\xa9";
@@ -211,14 +282,15 @@ static void test_end_status(void)
 	ok(!strstr(s, "Status") && !strstr(s, "ignored"), "human complete: no status line");
 	free(s);
 
-	s = render_table(OUT_CSV, "partial", NULL);
-	is_str(tail_lines(s, 1), "# status=partial\n", "CSV partial");
+	s = csv_sidecar("partial", NULL, "[d[\"status\"], d[\"error\"], d[\"rows\"]]",
+			"[\"partial\", null, 2]", "CSV partial: the sidecar says so");
+	ok(!strchr(s, '#'), "CSV partial: no comment line");
 	free(s);
-	s = render_table(OUT_CSV, "failed", nasty);
-	ok(asprintf(&want, "# status=failed\n# error=%s\n", esc) > 0, "asprintf");
-	is_str(tail_lines(s, 2), want, "CSV failed: the error on one comment line");
-	free(want);
+	s = csv_sidecar("failed", nasty, "[d[\"status\"], d[\"error\"]]",
+			"[\"failed\", \"QP \\\"7\\\" timed out\\\\retry\\n\\tline 2\\u0001 caf\\u00e9\"]",
+			"CSV failed: the error string in the sidecar");
 	free(s);
+	(void)esc;
 
 	s = render_table(OUT_JSON, "partial", NULL);
 	is_str(tail_lines(s, 1), "],\"status\":\"partial\",\"error\":null}\n", "JSON partial");
@@ -262,8 +334,7 @@ static void test_end_without_begin(void)
 	o = capture_open(&c, OUT_CSV);
 	out_meta_str(o, "device", "Device", "rxe0");
 	out_end(o, "failed", "no device");
-	is_str(capture_close(&c), "# rdmabench\n# device=rxe0\n# status=failed\n"
-	       "# error=no device\n", "CSV without begin");
+	is_str(capture_close(&c), "", "CSV without begin: no table (the sidecar says why)");
 	free(c.buf);
 
 	o = capture_open(&c, OUT_HUMAN);
@@ -315,9 +386,9 @@ static void test_escaping(void)
 	out_row(o, row2);
 	out_end(o, "complete", NULL);
 	s = capture_close(&c);
-	is_str(s, "# rdmabench t\n\"na\"\"me\",x\n"
+	is_str(s, "\"na\"\"me\",x\n"
 	       "\"QP \"\"7\"\" timed out\\retry\n\tline 2\x01 caf\xc3\xa9\",\n"
-	       ",-0.0\n# status=complete\n", "CSV quotes per RFC 4180, Inf and NULL empty");
+	       ",-0.0\n", "CSV quotes per RFC 4180, Inf and NULL empty");
 	free(s);
 }
 
@@ -345,6 +416,7 @@ static void test_parse_format(void)
 int main(void)
 {
 	test_golden();
+	test_sidecar();
 	test_end_status();
 	test_end_without_begin();
 	test_escaping();

@@ -10,6 +10,7 @@ capture and one without RoCE v2 traffic: clear messages, exit 1, no
 traceback.
 """
 
+import csv
 import json
 import os
 import struct
@@ -234,6 +235,18 @@ for iters, want_rc in ((10, 0), (11, 1)):
     ok(good, '--result with %d writes against 10 on the wire: %s, exit %d'
        % (iters, 'match' if iters == 10 else 'mismatch flagged', want_rc), (rc, row, err))
 ok('mismatch at 8192 B' in err, '--result mismatch: named on stderr', err)
+# the same as the binaries write it now: the rows, the metadata in the sidecar
+res = os.path.join(TMP, 'wbw-new.csv')
+with open(res, 'w') as fh:
+    fh.write('\n'.join(l for l in (RESULT % (10, 81920)).splitlines() if not l.startswith('#')) + '\n')
+with open(os.path.join(TMP, 'wbw-new.meta.json'), 'w') as fh:
+    json.dump({'schema_version': 1, 'title': 'RDMA write bandwidth', 'status': 'complete', 'error': None,
+               'meta': {'tool': 'rdmabench', 'test': 'rb_write_bw', 'bidirectional': 'no',
+                        'warmup_iterations': 0}, 'columns': []}, fh)
+rc, doc, err, out = analyse(os.path.join(TMP, 'write.pcap'), '--result', res)
+row = doc and doc.get('result_check', {}).get('rows', [{}])[0]
+ok(rc == 0 and row and row['match'] and row['bench_messages'] == 10,
+   '--result with a CSV and its sidecar (test from the sidecar): match, exit 0', (rc, row, err))
 rc, doc, err, out = analyse(os.path.join(TMP, 'write.pcap'), '--result', '/nonexistent.csv')
 ok(rc == 1 and 'nonexistent' in err and 'Traceback' not in err, '--result: a missing file is a clear error', err)
 
@@ -337,9 +350,11 @@ ok(doc and opcount(doc['total'], 'UD SEND Only') == 1 and doc['total']['payload_
 p = subprocess.run([RB_WIRE, 'analyse', os.path.join(TMP, 'write.pcap'), '--csv'],
                    capture_output=True, text=True, timeout=60)
 lines = p.stdout.splitlines()
-head = [l for l in lines if not l.startswith('#')]
-ok(p.returncode == 0 and lines[0] == '# rdmabench RoCE v2 wire summary' and lines[-1] == '# status=complete'
-   and head[0].startswith('src,dst,dest_qp,opcode,'), 'CSV: title, header, status line', p.stdout[:400])
+head = list(csv.reader(lines))
+ok(p.returncode == 0 and not any(l.startswith('#') for l in lines) and lines[0].startswith('src,dst,dest_qp,opcode,')
+   and all(len(r) == len(head[0]) for r in head), 'CSV: the header and rows of its width, nothing else',
+   p.stdout[:400])
+head = lines
 total = [l for l in head if l.startswith('all,all,all,all,')]
 ok(len(total) == 1 and ',8.000000,1024,' in total[0], 'CSV: one total row, 8 packets/message, MTU 1024',
    total)
