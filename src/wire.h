@@ -24,6 +24,8 @@
  *   ERROR  u16 len, message bytes (not NUL terminated, len <= 1024).
  *   RESULT u16 count, then count x { u16 id, u64 value } (the peer's counters,
  *          e.g. messages received), same encoding as HELLO's params.
+ *   THREAD u16 thread, u16 type, then that type's payload: a frame of one
+ *          measuring thread (--threads) carried on the session's channel.
  */
 #ifndef RB_WIRE_H
 #define RB_WIRE_H
@@ -48,7 +50,8 @@ enum wire_type {
 	WIRE_ERROR = 5,
 	WIRE_BUSY = 6,
 	WIRE_RESULT = 7,
-	WIRE_TYPE_MAX = 7,
+	WIRE_THREAD = 8,
+	WIRE_TYPE_MAX = 8,
 };
 
 struct wire_hdr {
@@ -132,6 +135,15 @@ int wire_hello_decode(const uint8_t *buf, size_t len, struct wire_hello *m);
 int wire_qp_decode(const uint8_t *buf, size_t len, struct wire_qp *qps, int max, int *n);
 int wire_params_decode(const uint8_t *buf, size_t len, struct wire_param *p, int max, int *n);
 int wire_error_decode(const uint8_t *buf, size_t len, char *msg, size_t cap);
+
+/* THREAD: the frame (type, payload of len bytes) of thread t.  encode
+ * returns the bytes written or -EMSGSIZE; decode points *payload into buf
+ * and checks the inner type, 0 or -EPROTO. */
+#define WIRE_THREAD_HDR 4
+int wire_thread_encode(uint16_t t, uint16_t type, const void *payload, uint32_t len,
+		       uint8_t *buf, size_t cap);
+int wire_thread_decode(const uint8_t *buf, size_t len, uint16_t *t, uint16_t *type,
+		       const uint8_t **payload, uint32_t *plen);
 
 /* Human name of a message type ("HELLO"), "unknown" otherwise. */
 const char *wire_type_name(uint16_t type);
