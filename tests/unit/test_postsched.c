@@ -31,7 +31,7 @@
  * the sweep runs -Q 1..-t+1 and the option's maximum for every -t, and every
  * -Q 1..1024 for -t <= 64 to show that equivalence on real runs.
  */
-#include "postsched.h"
+#include "engine/postsched.h"
 #include "tap.h"
 
 #include <stdint.h>

@@ -1,4 +1,4 @@
-#include "postsched.h"
+#include "engine/postsched.h"
 
 /*
  * The -Q a size runs with.  Without -Q, ask for a completion at least every
