@@ -416,8 +416,9 @@ static int options_check(const struct rb_bench *b, struct rb_options *o, unsigne
 		return usage_error("--warmup-time: %g s must be shorter than -D/--duration %g s",
 				   o->warmup_s, o->duration_s);
 	if (o->threads > 1 && (o->rdma_cm || o->cpu_list))
-		return usage_error("-j/--threads %u cannot be combined with %s (one thread only)",
-				   o->threads, o->rdma_cm ? "-R/--rdma_cm" : "--cpu: each thread claims its own CPU");
+		return usage_error("-j/--threads %u cannot be combined with %s", o->threads,
+				   o->rdma_cm ? "-R/--rdma_cm (it connects one thread's QPs)"
+					      : "--cpu (each thread claims a CPU of its own)");
 	if (o->no_numa && (o->numa_node >= 0 || o->cpu_list))
 		return usage_error("--no-numa cannot be combined with %s",
 				   o->cpu_list ? "--cpu" : "--numa-node");

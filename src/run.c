@@ -568,12 +568,13 @@ static void session_outs(struct rb_session *s)
 			 (unsigned long long)peer->init_rd_atom, s->q.outs);
 }
 
-/* The CPU, buffers and QPs of a session that measures (a thread's: -j). */
-static int setup_measuring(struct rb_session *s)
+/* The CPU, buffers and QPs of a session that measures (a thread's: -j,
+ * avoiding its siblings' CPUs). */
+static int setup_measuring(struct rb_session *s, const cpu_set_t *avoid)
 {
 	const struct rb_options *o = s->opt;
-	int err = s->halt ? threads_place(s) : placement_apply(s->dev.numa_node, o->numa_node,
-				o->no_numa, o->cpu_list, s->is_client, &s->place);
+	int err = s->halt ? threads_place(s, avoid) : placement_apply(s->dev.numa_node, o->numa_node,
+				o->no_numa, o->cpu_list, s->is_client, NULL, &s->place);
 
 	if (err)
 		return err;
@@ -596,8 +597,10 @@ static int setup_measuring(struct rb_session *s)
 static int setup_threads(struct rb_session *s)
 {
 	struct rb_threads *T = calloc(1, sizeof(*T));
+	cpu_set_t taken;
 	int err;
 
+	CPU_ZERO(&taken);
 	memset(&s->place, 0, sizeof(s->place));
 	s->place.cpu = -1;
 	cpuclaim_init(&s->place.claim);
@@ -605,8 +608,11 @@ static int setup_threads(struct rb_session *s)
 		return -ENOMEM;
 	s->threads = T;
 	err = threads_open(T, s, (int)s->opt->threads);
-	for (int i = 0; !err && i < T->n; i++)
-		err = setup_measuring(&T->t[i].s);
+	for (int i = 0; !err && i < T->n; i++) {
+		err = setup_measuring(&T->t[i].s, &taken);
+		if (T->t[i].s.place.cpu >= 0)
+			CPU_SET(T->t[i].s.place.cpu, &taken);
+	}
 	if (!err)
 		threads_describe(T);
 	return err;
@@ -626,7 +632,7 @@ static int setup_device(struct rb_session *s)
 	err = counters_now(s, scratch);
 	if (err)
 		return err;
-	err = o->threads > 1 ? setup_threads(s) : setup_measuring(s);
+	err = o->threads > 1 ? setup_threads(s) : setup_measuring(s, NULL);
 	if (err)
 		return err;
 	return o->rdma_cm ? cm_connect(s) : 0;

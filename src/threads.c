@@ -25,6 +25,7 @@ static void thread_init(struct rb_thread *t, struct rb_threads *T, const struct 
 	t->all = T;
 	t->sp[0] = t->sp[1] = -1;
 	snprintf(t->label, sizeof(t->label), "%d", i);
+	snprintf(t->name, sizeof(t->name), "thread %d", i);
 	t->s = *s;
 	t->s.threads = NULL;
 	t->s.thread = i;
@@ -64,7 +65,7 @@ int threads_open(struct rb_threads *T, struct rb_session *s, int n)
 	return 0;
 }
 
-int threads_place(struct rb_session *s)
+int threads_place(struct rb_session *s, const cpu_set_t *avoid)
 {
 	const struct rb_options *o = s->opt;
 	cpu_set_t mine;
@@ -73,7 +74,7 @@ int threads_place(struct rb_session *s)
 	if (sched_getaffinity(0, sizeof(mine), &mine))
 		return -errno;
 	err = placement_apply(s->dev.numa_node, o->numa_node, o->no_numa, o->cpu_list,
-			      s->is_client, &s->place);
+			      s->is_client, avoid, &s->place);
 	if (sched_setaffinity(0, sizeof(mine), &mine) && !err)
 		err = -errno;
 	return err;
@@ -127,6 +128,7 @@ static void *thread_main(void *arg)
 	struct rb_threads *T = t->all;
 	char one = 1;
 
+	log_set_thread(t->name);
 	if (gate_wait(T) > 0)
 		t->err = T->body(&t->s, &t->m);
 	t->cpu_seen = sched_getcpu();

@@ -15,6 +15,7 @@
 #define RB_THREADS_H
 
 #include <pthread.h>
+#include <sched.h>
 
 #include "run.h"
 
@@ -28,6 +29,7 @@ struct rb_thread {
 	int err;                    /* the thread's loop: 0 or -errno */
 	int cpu_seen;               /* sched_getcpu() when its loop ended, -1 unknown */
 	char label[12];             /* the report's thread cell: "0", "1", ... */
+	char name[20];              /* its messages' "thread 1" */
 	struct rb_threads *all;
 };
 
@@ -53,9 +55,9 @@ struct rb_threads {
 /* N thread sessions copied from s (its device already open); their own
  * placement and QPs are the caller's to set up.  0 or -errno. */
 int threads_open(struct rb_threads *T, struct rb_session *s, int n);
-/* placement_apply() for a thread's session s, leaving the calling
- * thread's own affinity as it was.  0 or -errno. */
-int threads_place(struct rb_session *s);
+/* placement_apply() for a thread's session s (avoid: its siblings' CPUs),
+ * leaving the calling thread's own affinity as it was.  0 or -errno. */
+int threads_place(struct rb_session *s, const cpu_set_t *avoid);
 /* After placement: the "cpus" list for the report. */
 void threads_describe(struct rb_threads *T);
 /*

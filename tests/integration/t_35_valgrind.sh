@@ -49,11 +49,13 @@ vg_show() {
 	done
 }
 
-# vg_start PROG PORT: the pair of PROG in the case folder of PROG.
+# vg_start 'PROG [ARGS]' PORT: the pair of PROG (with ARGS) in the case
+# folder of that name.
 vg_start() {
-	local prog=$1 port=$2 cmd
-	rb_case "valgrind $prog"
-	cmd="exec ${vg[*]} --log-file=\$RB_CASE_DIR/SIDE.vg $(rb_cmd "$prog") -x \"\$RB_GID_INDEX\" -p $port --timeout 60 $(vg_args "$prog") ${RB_VG_ARGS:-}"
+	local prog=${1%% *} more= port=$2 cmd
+	[ "$prog" = "$1" ] || more=${1#* }
+	rb_case "valgrind $1"
+	cmd="exec ${vg[*]} --log-file=\$RB_CASE_DIR/SIDE.vg $(rb_cmd "$prog") -x \"\$RB_GID_INDEX\" -p $port --timeout 60 $(vg_args "$prog") $more ${RB_VG_ARGS:-}"
 	RB_PAIR_TIMEOUT=240 rb_start server "${cmd/SIDE/server}"
 	for _ in $(seq 400); do		# valgrind starts slowly: 200 s at most
 		ss -Hltn "sport = :$port" | grep -q . && break
@@ -117,6 +119,16 @@ while (($#)); do
 		vg_check "$prog" "$((SECONDS - t0))"
 	done
 done
+
+# -j 2: two measuring threads a side (src/threads.c: the start gate, the
+# frames carried for the threads, each thread's teardown), both directions.
+if [ -z "${RB_VG_PROGS:-}" ]; then
+	t0=$SECONDS
+	vg_start "rb_send_bw -j 2 -b" "$vg_port"
+	vg_start "rb_write_bw -j 2" "$((vg_port + 1))"
+	vg_check "rb_send_bw -j 2 -b" "$((SECONDS - t0))"
+	vg_check "rb_write_bw -j 2" "$((SECONDS - t0))"
+fi
 
 RB_CASE_DIR=$vg_devdir
 rb_wait text json
