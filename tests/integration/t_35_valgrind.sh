@@ -7,7 +7,7 @@
 # the runs are small and RB_VG_JOBS pairs (default 2) run side by side, each
 # on its own -p.  Knobs: RB_VG_PROGS (default the eight benchmarks),
 # RB_VG_JOBS, RB_VG_ARGS (more options for both sides, e.g. --no-numa or
-# --cpu=LIST).  The valgrind logs stay in each case's folder ($RB_TMP,
+# --cpu=LIST), RB_VG_THREADS (default yes: two -j 2 pairs too).  The valgrind logs stay in each case's folder ($RB_TMP,
 # removed at the end; a failure shows the reports).  Suppressions:
 # tests/integration/valgrind.supp, each entry with its reason.
 # Not for a sanitizer build (valgrind and ASan exclude each other): skipped.
@@ -122,7 +122,8 @@ done
 
 # -j 2: two measuring threads a side (src/threads.c: the start gate, the
 # frames carried for the threads, each thread's teardown), both directions.
-if [ -z "${RB_VG_PROGS:-}" ]; then
+# RB_VG_THREADS=no leaves them out.
+if [ "${RB_VG_THREADS:-yes}" != no ]; then
 	t0=$SECONDS
 	vg_start "rb_send_bw -j 2 -b" "$vg_port"
 	vg_start "rb_write_bw -j 2" "$((vg_port + 1))"

@@ -121,8 +121,8 @@ th_run() {
 : >"$TH_TABLE"
 tap_diag "guest: $(nproc) CPUs"
 for j in 1 2 4; do
-	th_run rb_write_bw "$j" 4096 2000
-	th_run rb_send_bw "$j" 64 5000
+	th_run rb_write_bw "$j" 4096 1000
+	th_run rb_send_bw "$j" 64 2000
 done
 tap_diag "prog threads size total_mpps total_mibps window_s per-thread_mpps:"
 tap_diag "$(cat "$TH_TABLE")"
@@ -152,10 +152,10 @@ th_sum "send_bw -j 2 -b" rb_send_bw "-s 64 -n 2000 -b" \
 	"rows[0]['rx_iterations'] == sum(t['rx_iterations'] for t in rows[0]['threads']) == 4000"
 tap_ok $? "rb_send_bw -j 2 -b: the receives' total is the sum of the threads'"
 th_sum "write_bw -j 2 -D" rb_write_bw "-s 1024 -D 4 --warmup-time=1" \
-	"all(0 < t['window_s'] <= rows[0]['window_s'] for t in rows[0]['threads'])" \
-	"2.7 <= rows[0]['window_s'] <= 3.6" \
+	"all(2.7 <= t['window_s'] <= rows[0]['window_s'] for t in rows[0]['threads'])" \
+	"rows[0]['window_s'] <= 4.5" \
 	"rows[0]['bytes'] == sum(t['bytes'] for t in rows[0]['threads'])"
-tap_ok $? "rb_write_bw -j 2 -D 4: both threads measured the 3 s window, the total spans theirs"
+tap_ok $? "rb_write_bw -j 2 -D 4: both threads measured the 3 s window (at least 2.7 s), the total spans theirs (at most 4.5 s: a stalled guest closes a window late)"
 
 # ---- --thread-rows: a row per thread in CSV ----
 rb_bench "thread rows" rb_send_bw "-x $RB_GID_INDEX -j 2 -s 64 -n 500" '--csv=$RB_CASE_DIR/client.csv --thread-rows' &&
