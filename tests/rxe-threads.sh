@@ -9,5 +9,5 @@ WHAT="the 4-vCPU rxe test bed"
 . "${0%/*}/testbed-tap.sh"
 
 testbed_ready
-run_tap bash "$testbed" --cpus 4 --mode vm --timeout "${RB_TESTBED_TIMEOUT:-1200}" \
+run_tap bash "$testbed" --cpus 4 --mode vm --timeout "${RB_TESTBED_TIMEOUT:-2400}" \
 	"${shares[@]}" -- env RB_TESTS='../threads/t_*.sh' bash "$run_all"
