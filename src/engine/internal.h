@@ -104,6 +104,7 @@ struct post_set {
 	 * when that is a power of two (atomics, sizes up to 64 B), else 0. */
 	uint64_t slots, stride, slot_mask;
 	bool cas;                   /* compare-and-swap operands per WR */
+	bool remote;                /* a remote address per WR (RDMA and atomics, not UD) */
 };
 
 int post_set_init(struct post_set *p, const struct rb_session *s, unsigned list);
@@ -132,10 +133,46 @@ static inline void wr_operands(const struct rb_session *s, const struct post_set
 		return;
 	off = (p->slot_mask ? k & p->slot_mask : k % p->slots) * p->stride;
 	wr->sg_list->addr = (uintptr_t)qps_send_area(&s->q, i) + off;
-	if (s->bench->verb == VERB_ATOMIC)
-		wr->wr.atomic.remote_addr = qps_remote_addr(&s->q, i) + off;
-	else if (s->bench->verb != VERB_SEND)
+	/* atomic.remote_addr and rdma.remote_addr share their place */
+	if (p->remote)
 		wr->wr.rdma.remote_addr = qps_remote_addr(&s->q, i) + off;
+}
+
+/*
+ * wr_operands for a burst on one QP, with what does not change per WR in
+ * registers: the base addresses and, for compare-and-swap, the operands
+ * (wr_cycle_set falls back to wr_operands for those).
+ */
+struct wr_cycle {
+	const struct rb_session *s;
+	const struct post_set *p;
+	uint64_t local, remote, mask, stride;
+	int i;
+	bool simple;                /* no compare-and-swap, a power-of-two slot count above 1 */
+	bool remote_on;             /* post_set's remote */
+};
+
+static inline struct wr_cycle wr_cycle_init(const struct rb_session *s, const struct post_set *p,
+					    int i)
+{
+	return (struct wr_cycle){ .s = s, .p = p, .i = i, .mask = p->slot_mask, .stride = p->stride,
+				  .local = (uintptr_t)qps_send_area(&s->q, i),
+				  .remote = qps_remote_addr(&s->q, i),
+				  .simple = !p->cas && p->slots > 1 && p->slot_mask,
+				  .remote_on = p->remote };
+}
+
+static inline void wr_cycle_set(const struct wr_cycle *cy, struct ibv_send_wr *wr, uint64_t k)
+{
+	uint64_t off = (k & cy->mask) * cy->stride;
+
+	if (!cy->simple) {
+		wr_operands(cy->s, cy->p, cy->i, wr, k);
+		return;
+	}
+	wr->sg_list->addr = cy->local + off;
+	if (cy->remote_on)
+		wr->wr.rdma.remote_addr = cy->remote + off;
 }
 
 /* The window of a duration run: warm-up, then measure, then stop. */
