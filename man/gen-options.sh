@@ -260,6 +260,50 @@ the
 columns both, as perftest's bidirectional figure (this side's rate plus
 the peer's).
 No peak.
+@threads
+N measuring threads in one process, 1..64 (bandwidth tests), each with its
+own
+.B \-q
+QPs, CQ, buffers and completion channel, each pinned to a CPU of its own
+on the device's NUMA node (claimed as a single thread's CPU is; the
+metadata item
+.B thread_cpus
+lists them in thread order).
+The threads start together after one barrier with the peer and each runs
+.B \-n
+messages per QP, or all run for
+.BR \-D .
+The peer must run the same number: a difference is named on both sides,
+which exit 1.
+Each size's row is the total: its messages and bytes are the sums of the
+threads' exactly, its window runs from the earliest thread's start to the
+latest thread's end (so its rate is at most the sum of the threads'
+rates), no peak; the
+.B thread
+column says
+.BR all .
+JSON carries each thread's row in the total's
+.B threads
+array (thread, the CPU it ran on, its own window, rate and peak; not the
+.B \-W
+counters, which are the port's);
+.B \-\-thread\-rows
+prints them as rows in human and CSV output too.
+One thread failing stops all (exit 1, the thread named); SIGINT gives
+every thread's partial figures.
+Not with
+.B \-R
+or
+.BR \-\-cpu .
+Default 1 (no thread and CPU columns).
+@thread-rows
+With
+.BR \-j :
+human and CSV output print each thread's row (thread 0, 1, ...) after
+the total's.
+JSON always has them, in the total's
+.B threads
+array.
 @tx-depth
 Send queue depth, 1..16384.
 Default @TX@.

@@ -5,18 +5,22 @@
 
 static const char *prog = "rdmabench";
 static bool verbose;
+static __thread const char *who;   /* -j: "thread 2", this thread's messages */
 
 void log_set_prog(const char *name) { prog = name; }
 void log_set_verbose(bool on) { verbose = on; }
+void log_set_thread(const char *name) { who = name; }
 bool log_verbose_enabled(void) { return verbose; }
 
 static void log_v(const char *tag, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
 static void log_v(const char *tag, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "%s: %s", prog, tag);
+	flockfile(stderr);	/* one line, whole, whichever thread writes */
+	fprintf(stderr, "%s: %s%s%s", prog, tag, who ? who : "", who ? ": " : "");
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
+	funlockfile(stderr);
 }
 
 /* This thread's last error message: rb_mpi reports a failed link's cause. */

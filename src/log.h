@@ -7,6 +7,8 @@
 void log_set_prog(const char *name);
 void log_set_verbose(bool on);
 bool log_verbose_enabled(void);
+/* The calling thread's messages name it: "prog: error: NAME: ..." (-j). */
+void log_set_thread(const char *name);
 
 /* "prog: error: ..." */
 void log_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

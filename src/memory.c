@@ -111,6 +111,19 @@ static int cpuset_role_order(const cpu_set_t *set, bool client, int *order)
 	return n;
 }
 
+/* The CPUs of avoid (this process's other measuring threads') last, each
+ * part in its order: a slot of a CPU of its own first. */
+static void order_avoid_last(int *order, int n, const cpu_set_t *avoid)
+{
+	int out[CPU_SETSIZE], k = 0;
+
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < n; i++)
+			if (CPU_ISSET(order[i], avoid) == pass)
+				out[k++] = order[i];
+	memcpy(order, out, (size_t)n * sizeof(*order));
+}
+
 /* How the CPU was chosen, for the placement note: "the first free CPU of
  * node 0, claim /run/rdmabench/cpu2.0" and the like, into buf. */
 static void claim_text(const struct placement *p, const char *where, int ncpus,
@@ -152,6 +165,8 @@ static int cpu_claim(const cpu_set_t *set, bool client, struct placement *p)
 	char dir[128] = "";
 	int err = cpuclaim_dir(dir, sizeof(dir));
 
+	if (p->avoid)
+		order_avoid_last(order, n, p->avoid);
 	if (!err)
 		err = cpuclaim_take(&p->claim, dir, order, n);
 	if (err) {
@@ -410,11 +425,13 @@ int placement_check(int user_node, const char *cpu_list)
 }
 
 int placement_apply(int dev_node, int user_node, bool no_numa,
-		    const char *cpu_list, bool client, struct placement *p)
+		    const char *cpu_list, bool client, const cpu_set_t *avoid, struct placement *p)
 {
 	cpu_set_t allowed;
+	int err;
 
 	memset(p, 0, sizeof(*p));
+	p->avoid = avoid;
 	p->node = -1;
 	p->cpu = -1;
 	cpuclaim_init(&p->claim);
@@ -427,7 +444,9 @@ int placement_apply(int dev_node, int user_node, bool no_numa,
 			 "the kernel (CPUs %s)", p->cpus);
 		return 0;
 	}
-	return place_numa(dev_node, user_node, cpu_list, &allowed, client, p);
+	err = place_numa(dev_node, user_node, cpu_list, &allowed, client, p);
+	p->avoid = NULL;	/* the caller's set: only while deciding */
+	return err;
 }
 
 void placement_release(struct placement *p)

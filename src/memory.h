@@ -24,6 +24,7 @@ struct placement {
 				   node has one, or every CPU is claimed): a
 				   side yields when idle */
 	struct cpuclaim claim;  /* the host-wide claim on cpu (cpuclaim.h) */
+	const cpu_set_t *avoid; /* while deciding: CPUs to claim last, or NULL */
 	char note[480];         /* one line for the report and --verbose */
 };
 
@@ -36,11 +37,14 @@ struct placement {
  * server trying from the node's first CPU and the client from its second,
  * so parallel instances and the two sides of a loopback test spread out;
  * when all are held, the least shared one, said on stderr and in the note.
+ * avoid (NULL: none): CPUs taken last, those of the process's other
+ * measuring threads (-j), so that each has a CPU of its own where the node
+ * has enough.
  * An invalid CPU or node (not online, not allowed) returns -EINVAL after
  * logging a message naming the option: a usage error.
  */
 int placement_apply(int dev_node, int user_node, bool no_numa,
-		    const char *cpu_list, bool client, struct placement *p);
+		    const char *cpu_list, bool client, const cpu_set_t *avoid, struct placement *p);
 /* Give the CPU claim back (the process's end does it too). */
 void placement_release(struct placement *p);
 

@@ -17,6 +17,7 @@ enum {
 	OPT_WARMUP_TIME, OPT_NUMA_NODE, OPT_NO_NUMA, OPT_CPU, OPT_HUGEPAGES,
 	OPT_GBITS, OPT_PCTS, OPT_CSV, OPT_JSON, OPT_RAW, OPT_VERBOSE, OPT_FORMAT,
 	OPT_OUTPUT, OPT_CLOCK, OPT_SOURCE_IP, OPT_NO_RELAXED, OPT_ATOMIC_SAME,
+	OPT_THREAD_ROWS,
 	OPT_LOOPBACK,
 };
 
@@ -56,6 +57,8 @@ static const struct opt_desc opt_table[] = {
 	{ "warmup-time", OPT_WARMUP_TIME, 1, "SECONDS", 0, "with -D: warm-up excluded from the figures (default 1, or D/4 when D < 4)" },
 	{ "qp", 'q', 1, "N", FEAT_QPS, "number of QPs (default 1)" },
 	{ "bidirectional", 'b', 0, NULL, FEAT_BIDIR, "traffic in both directions" },
+	{ "threads", 'j', 1, "N", FEAT_THREADS, "N measuring threads, each with its own -q QPs, CQ, buffers and CPU (default 1)" },
+	{ "thread-rows", OPT_THREAD_ROWS, 0, NULL, FEAT_THREADS, "human and CSV output: a row per thread after each size's total" },
 	{ "tx-depth", 't', 1, "N", 0, "send queue depth (default: per test)" },
 	{ "rx-depth", 'r', 1, "N", 0, "receive queue depth (default: per test)" },
 	{ "post_list", 'l', 1, "N", FEAT_POST_LIST, "post N work requests per ibv_post_send (default 1)" },
@@ -108,7 +111,7 @@ const char *options_atomic_name(enum rb_atomic_op op)
 /* The bench file's features and those its metric and verb imply. */
 static unsigned bench_features(const struct rb_bench *b)
 {
-	return b->features | (b->metric == METRIC_LAT ? FEAT_LATENCY : 0) |
+	return b->features | (b->metric == METRIC_LAT ? FEAT_LATENCY : FEAT_THREADS) |
 	       (b->verb != VERB_ATOMIC ? FEAT_SIZE : 0);
 }
 
@@ -281,6 +284,7 @@ static void options_defaults(const struct rb_bench *b, struct rb_options *o)
 	o->warmup_iters = b->metric == METRIC_LAT ? 100 : 0;
 	o->warmup_s = -1;
 	o->qps = 1;
+	o->threads = 1;
 	o->tx_depth = b->defaults.tx_depth;
 	o->rx_depth = b->defaults.rx_depth;
 	o->post_list = 1;
@@ -331,6 +335,8 @@ static int options_apply(int c, const char *arg, struct rb_options *o)
 	case OPT_WARMUP_TIME: return parse_seconds(c, arg, 0, 3600, &o->warmup_s);
 	case 'q': return parse_uint(c, arg, 1, RB_MAX_QPS, &o->qps);
 	case 'b': o->bidir = true; return 0;
+	case 'j': return parse_uint(c, arg, 1, RB_MAX_THREADS, &o->threads);
+	case OPT_THREAD_ROWS: o->thread_rows = true; return 0;
 	case 't': return parse_uint(c, arg, 1, 16384, &o->tx_depth);
 	case 'r': return parse_uint(c, arg, 1, 16384, &o->rx_depth);
 	case 'l': return parse_uint(c, arg, 1, 1024, &o->post_list);
@@ -415,6 +421,10 @@ static int options_check(const struct rb_bench *b, struct rb_options *o, unsigne
 	if (o->duration_s > 0 && o->warmup_s >= o->duration_s)
 		return usage_error("--warmup-time: %g s must be shorter than -D/--duration %g s",
 				   o->warmup_s, o->duration_s);
+	if (o->threads > 1 && (o->rdma_cm || o->cpu_list))
+		return usage_error("-j/--threads %u cannot be combined with %s", o->threads,
+				   o->rdma_cm ? "-R/--rdma_cm (it connects one thread's QPs)"
+					      : "--cpu (each thread claims a CPU of its own)");
 	if (o->no_numa && (o->numa_node >= 0 || o->cpu_list))
 		return usage_error("--no-numa cannot be combined with %s",
 				   o->cpu_list ? "--cpu" : "--numa-node");

@@ -16,6 +16,7 @@
 #include "stats.h"
 
 #define RB_MAX_QPS 256
+#define RB_MAX_THREADS 64
 #define RB_SWEEP_MIN 2
 #define RB_SWEEP_MAX (8u << 20)
 
@@ -48,6 +49,8 @@ struct rb_options {
 	double warmup_s;            /* duration mode warm-up */
 	uint64_t warmup_iters;      /* iteration mode warm-up */
 	unsigned qps;
+	unsigned threads;           /* -j: measuring threads, each with qps QPs */
+	bool thread_rows;           /* --thread-rows: a row per thread too */
 	bool bidir;
 	unsigned tx_depth, rx_depth, post_list, cq_mod, outs;
 	bool cq_mod_given;          /* -Q: keep it at every size */

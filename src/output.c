@@ -511,6 +511,62 @@ void out_row(struct out *o, const union out_val *vals)
 	fflush(o->f);
 }
 
+/* A row's first ncells values; the other cells are empty. */
+static void row_cells(struct out *o, const union out_val *vals, int ncells)
+{
+	char buf[NUM_LEN];
+
+	for (int i = 0; i < o->ncols; i++) {
+		const struct out_col *c = &o->cols[i];
+
+		ops[o->fmt].cell(o, i, i < ncells ? value_text(c->type, vals[i], c->precision, buf,
+								sizeof(buf)) : NULL);
+	}
+}
+
+/* "key":value,... of a row's first ncells columns. */
+static void json_fields(struct out *o, const union out_val *vals, int ncells)
+{
+	char buf[NUM_LEN];
+
+	for (int i = 0; i < ncells && i < o->ncols; i++) {
+		const struct out_col *c = &o->cols[i];
+
+		if (i)
+			fputc(',', o->f);
+		out_json_string(o->f, c->key);
+		fputc(':', o->f);
+		put_json_val(o->f, c->type, value_text(c->type, vals[i], c->precision, buf, sizeof(buf)));
+	}
+}
+
+void out_row_parts(struct out *o, const union out_val *vals, const char *key,
+		   const union out_val *parts, int nparts, int stride, int part_cols, bool part_rows)
+{
+	if (!o || !o->begun || !o->ncols)
+		return;
+	if (o->fmt != OUT_JSON) {
+		out_row(o, vals);
+		for (int k = 0; part_rows && k < nparts; k++)
+			row_cells(o, parts + (size_t)k * (size_t)stride, part_cols);
+		fflush(o->f);
+		return;
+	}
+	fputs(o->nrows ? ",\n{" : "\n{", o->f);
+	json_fields(o, vals, o->ncols);
+	fputs(",", o->f);
+	out_json_string(o->f, key);
+	fputs(":[", o->f);
+	for (int k = 0; k < nparts; k++) {
+		fputs(k ? ",{" : "{", o->f);
+		json_fields(o, parts + (size_t)k * (size_t)stride, part_cols);
+		fputc('}', o->f);
+	}
+	fputs("]}", o->f);
+	o->nrows++;
+	fflush(o->f);
+}
+
 void out_end(struct out *o, const char *status, const char *error)
 {
 	if (!o)

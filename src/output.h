@@ -24,6 +24,7 @@
 #ifndef RB_OUTPUT_H
 #define RB_OUTPUT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -68,6 +69,15 @@ void out_meta_double(struct out *o, const char *key, const char *label, double v
 void out_begin(struct out *o, const char *title, const struct out_col *cols, int ncols);
 /* One result row: vals[i] matches cols[i]. Flushes f. */
 void out_row(struct out *o, const union out_val *vals);
+/*
+ * A row made of parts (-j: the threads' rows under the total).  JSON: the
+ * row's object holds key: [ one object per part ]; CSV and human: the row,
+ * then (part_rows) each part as a row of its own.  A part has its first
+ * part_cols values (stride values apart in parts); its other cells are
+ * empty.
+ */
+void out_row_parts(struct out *o, const union out_val *vals, const char *key,
+		   const union out_val *parts, int nparts, int stride, int part_cols, bool part_rows);
 /*
  * Close the document: status is "complete", "partial" or "failed"; error is
  * NULL or a message (JSON "error", the CSV sidecar's "error", human: a line

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -11,6 +12,7 @@
 #include "config.h"
 #include "gid.h"
 #include "log.h"
+#include "threads.h"
 #include "engine/postsched.h"
 #include "units.h"
 
@@ -101,6 +103,24 @@ static void col_add_counters(struct report *r, const struct rb_options *o, enum 
 	}
 }
 
+/* -j: which thread a row is ("all": the total) and the CPU it ran on. */
+static void col_add_threads(struct report *r, const struct rb_options *o, enum show *show)
+{
+	static const struct col_def defs[] = {
+		{ "thread", "thread", OUT_STR, 0, SHOW_ALL },
+		{ "cpu", "CPU", OUT_DOUBLE, 0, SHOW_ALL },
+	};
+
+	r->thread_col = -1;
+	if (o->threads < 2)
+		return;
+	r->thread_col = r->nall;
+	for (int i = 0; i < 2; i++) {
+		show[r->nall] = defs[i].show;
+		col_add(r, &defs[i]);
+	}
+}
+
 static bool col_shown(enum show show, enum out_format fmt, bool gbits)
 {
 	if (fmt != OUT_HUMAN)
@@ -129,16 +149,22 @@ static void report_columns(struct report *r, const struct rb_session *s)
 			show[r->nall] = SHOW_ALL;
 			col_add_pct(r, o->pcts[i]);
 		}
+	col_add_threads(r, o, show);
 	col_add_counters(r, o, show);
+	r->shown_ctr_first = -1;
 	for (int i = 0; i < r->nall; i++) {
 		if (!col_shown(show[i], o->format, o->report_gbits))
 			continue;
+		if (i == r->ctr_first)
+			r->shown_ctr_first = r->ncols;
 		r->shown[r->ncols] = i;
 		r->cols[r->ncols] = r->all[i];
-		if (o->format != OUT_HUMAN)
+		if (o->format != OUT_HUMAN && i != r->thread_col + 1)
 			r->cols[r->ncols].precision = MACHINE_PRECISION;
 		r->ncols++;
 	}
+	if (r->shown_ctr_first < 0)
+		r->shown_ctr_first = r->ncols;
 }
 
 void report_define(struct report *r, const struct rb_session *s)
@@ -336,8 +362,19 @@ static void meta_test(struct report *r, const struct rb_session *s)
 			     s->bench->lat_divisor == 2 ? "one-way = round trip / 2" : "round trip of one operation");
 }
 
+/* -j: how many threads, and each one's CPU. */
+static void meta_threads(struct report *r, const struct rb_session *s)
+{
+	if (!s->threads)
+		return;
+	out_meta_u64(r->out, "threads", "Threads", (uint64_t)s->threads->n);
+	out_meta_str(r->out, "thread_cpus", "Thread CPUs", s->threads->cpus);
+}
+
 void report_begin(struct report *r, const struct rb_session *s)
 {
+	/* -j: the threads' sessions hold the QPs; thread 0 speaks for all */
+	const struct rb_session *q = s->threads ? &s->threads->t[0].s : s;
 	char host[128] = "";
 
 	gethostname(host, sizeof(host) - 1);
@@ -347,10 +384,11 @@ void report_begin(struct report *r, const struct rb_session *s)
 	out_meta_str(r->out, "role", "Role", s->is_client ? "client" : "server");
 	out_meta_str(r->out, "host", "Host", host);
 	out_meta_str(r->out, "peer", "Peer", s->peer);
-	meta_device(r, s);
-	meta_qp(r, s);
-	meta_test(r, s);
-	meta_placement(r, s);
+	meta_device(r, q);
+	meta_qp(r, q);
+	meta_test(r, q);
+	meta_placement(r, q);
+	meta_threads(r, s);
 	out_meta_str(r->out, "clock", "Clock", clock_source());
 	report_meta_time(r->out);
 	out_meta_str(r->out, "command_line", "Command", s->opt->cmdline);
@@ -480,6 +518,36 @@ void report_compute(const struct report *r, const struct rb_session *s,
 	for (int i = 0; i < s->opt->counters.n; i++)
 		row[r->ctr_first + i].u = m->ctr_delta[i];
 	sweep_progress(s);
+}
+
+void report_compute_thread(const struct report *r, const struct rb_thread *t, union out_val *row)
+{
+	compute_bw(&t->s, &t->m, row);
+	row[r->thread_col].u = 0;	/* the name is set locally: no pointer on the wire */
+	row[r->thread_col + 1].d = t->cpu_seen >= 0 ? t->cpu_seen : NAN;
+}
+
+void report_row_threads(struct report *r, union out_val *row,
+			union out_val (*trows)[REPORT_MAX_COLS], const struct rb_threads *T, bool rows)
+{
+	int n = T->n;
+	union out_val shown[REPORT_MAX_COLS], *parts = calloc((size_t)n, sizeof(shown));
+
+	row[r->thread_col].s = "all";
+	row[r->thread_col + 1].d = NAN;
+	for (int k = 0; k < n; k++)
+		trows[k][r->thread_col].s = T->t[k].label;
+	if (!parts) {
+		report_row(r, row);
+		return;
+	}
+	for (int i = 0; i < r->ncols; i++)
+		shown[i] = row[r->shown[i]];
+	for (int k = 0; k < n; k++)
+		for (int i = 0; i < r->ncols; i++)
+			parts[(size_t)k * REPORT_MAX_COLS + (size_t)i] = trows[k][r->shown[i]];
+	out_row_parts(r->out, shown, "threads", parts, n, REPORT_MAX_COLS, r->shown_ctr_first, rows);
+	free(parts);
 }
 
 void report_row(struct report *r, const union out_val *row)

@@ -18,6 +18,8 @@ struct report {
 	struct out_col all[REPORT_MAX_COLS];
 	int nall;
 	int ctr_first;              /* all[ctr_first..]: the -W counters */
+	int thread_col;             /* -j: all[thread_col], [+1]: thread, CPU; else -1 */
+	int shown_ctr_first;        /* cols[shown_ctr_first..]: the counters */
 	int shown[REPORT_MAX_COLS]; /* indexes into all[] for this format */
 	struct out_col cols[REPORT_MAX_COLS];
 	int ncols;
@@ -43,6 +45,14 @@ void report_compute(const struct report *r, const struct rb_session *s,
 /* -b: fill the rx and sum columns of row, with the peer's row. */
 void report_bidir(const struct rb_session *s, union out_val *row, const union out_val *peer);
 void report_row(struct report *r, const union out_val *row);
+/* -j: a thread's row (its bandwidth columns, its name and CPU; no -W
+ * counters: they are the port's); the total's row with the n threads'
+ * (JSON: inside it; human and CSV: after it, with rows). */
+struct rb_thread;
+struct rb_threads;
+void report_compute_thread(const struct report *r, const struct rb_thread *t, union out_val *row);
+void report_row_threads(struct report *r, union out_val *row,
+			union out_val (*trows)[REPORT_MAX_COLS], const struct rb_threads *T, bool rows);
 /* Messages (bandwidth) or samples (latency) a computed row counts. */
 uint64_t report_row_count(const union out_val *row);
 /* Write -H and --raw for this size (m's samples are dumped before sorting). */

@@ -15,6 +15,7 @@
 #include "oob.h"
 #include "engine/postsched.h"
 #include "report.h"
+#include "threads.h"
 #include "wire.h"
 
 volatile sig_atomic_t rb_stop;
@@ -46,7 +47,7 @@ static int oob_timeout_ms(const struct rb_session *s)
 enum param_id {
 	P_VERB = 1, P_METRIC, P_TRANSPORT, P_SIZE, P_ALL, P_ITERS, P_DURATION_MS,
 	P_WARMUP_MS, P_WARMUP_ITERS, P_QPS, P_BIDIR, P_RDMA_CM, P_ATOMIC_OP, P_POST_LIST,
-	P_PERCENTILES, P_COUNTERS,
+	P_PERCENTILES, P_COUNTERS, P_THREADS,
 };
 
 static const char *const param_names[] = {
@@ -57,7 +58,7 @@ static const char *const param_names[] = {
 	[P_BIDIR] = "bidirectional (-b)", [P_RDMA_CM] = "rdma_cm (-R)",
 	[P_ATOMIC_OP] = "atomic operation (-A)", [P_POST_LIST] = "post list (-l)",
 	[P_PERCENTILES] = "percentile list (--percentiles)",
-	[P_COUNTERS] = "counter list (-W)",
+	[P_COUNTERS] = "counter list (-W)", [P_THREADS] = "threads (-j)",
 };
 
 /* The percentile list as one number (FNV-1a over thousandths): the result
@@ -98,7 +99,7 @@ static void hello_build(const struct rb_session *s, struct wire_hello *h)
 		[P_WARMUP_ITERS] = o->warmup_iters, [P_QPS] = o->qps, [P_BIDIR] = o->bidir,
 		[P_RDMA_CM] = o->rdma_cm, [P_ATOMIC_OP] = o->atomic_op,
 		[P_POST_LIST] = o->post_list, [P_PERCENTILES] = pcts_fingerprint(o),
-		[P_COUNTERS] = counters_fingerprint(&o->counters),
+		[P_COUNTERS] = counters_fingerprint(&o->counters), [P_THREADS] = o->threads,
 	};
 
 	memset(h, 0, sizeof(*h));
@@ -396,10 +397,106 @@ static int run_size(struct rb_session *s, struct report *r, bool *partial)
 	return err;
 }
 
+/* -j: a thread's work for one size (the main thread carries its frames). */
+static int thread_body(struct rb_session *s, struct rb_measure *m)
+{
+	int err = pick_loop(s)(s, m);
+
+	/* a sibling failed: the run ends, no DONE is awaited */
+	if (!err && !*s->halt)
+		err = exchange_done(s);
+	return err;
+}
+
+static int threads_prepare(struct rb_session *s)
+{
+	struct rb_threads *T = s->threads;
+	int err = 0;
+
+	for (int i = 0; i < T->n && !err; i++) {
+		struct rb_thread *t = &T->t[i];
+
+		t->s.size = s->size;
+		t->s.cq_mod = s->cq_mod;
+		err = measure_init(&t->m, &t->s);
+		if (!err)
+			err = loop_prepare(&t->s);
+	}
+	return err;
+}
+
+/* The threads' loops, with the port's counters read around them all. */
+static int threads_loops(struct rb_session *s, struct rb_measure *sum)
+{
+	uint64_t before[RB_MAX_COUNTERS], after[RB_MAX_COUNTERS];
+	int err = counters_now(s, before);
+
+	if (!err)
+		err = barrier(s, "starting the measurement");
+	if (!err)
+		err = threads_run(s->threads, s->chan, thread_body);
+	if (!err)
+		err = counters_now(s, after);
+	if (!err)
+		counters_delta(&s->opt->counters, before, after, sum->ctr_delta);
+	if (!err)
+		threads_sum(s->threads, sum);
+	return err;
+}
+
+/* -j: each thread's row, traded with the peer's thread of the same index. */
+static int threads_rows(struct rb_session *s, struct report *r,
+			union out_val (*trows)[REPORT_MAX_COLS], bool measured)
+{
+	union out_val peer[REPORT_MAX_COLS];
+	int err = 0;
+
+	for (int i = 0; i < s->threads->n && !err; i++) {
+		struct rb_thread *t = &s->threads->t[i];
+
+		if (measured)
+			report_compute_thread(r, t, trows[i]);
+		err = exchange_rows(s, r, trows[i], peer, measured);
+		if (!err && measured)
+			report_bidir(&t->s, trows[i], peer);
+	}
+	return err;
+}
+
+static int run_size_threads(struct rb_session *s, struct report *r, bool *partial)
+{
+	union out_val row[REPORT_MAX_COLS] = { 0 }, peer[REPORT_MAX_COLS] = { 0 };
+	union out_val (*trows)[REPORT_MAX_COLS] = calloc((size_t)s->threads->n, sizeof(*trows));
+	struct rb_measure sum = { 0 };
+	int err = trows ? threads_prepare(s) : -ENOMEM;
+
+	if (!err)
+		err = threads_loops(s, &sum);
+	if (!err && sum.measured)
+		report_compute(r, s, &sum, row);
+	if (!err)
+		err = exchange_rows(s, r, row, peer, sum.measured);
+	if (!err && sum.measured)
+		report_bidir(s, row, peer);
+	if (!err)
+		err = threads_rows(s, r, trows, sum.measured);
+	*partial = sum.partial || rb_stop;
+	if (!err && !*partial)
+		err = check_counted(s, row);
+	if (!err && !s->link)
+		report_row_threads(r, row, trows, s->threads, s->opt->thread_rows);
+	for (int i = 0; i < s->threads->n; i++)
+		measure_free(&s->threads->t[i].m);
+	free(trows);
+	return err;
+}
+
 /* UD messages fit in one MTU. */
 static uint64_t size_limit(const struct rb_session *s)
 {
-	return s->opt->transport == TR_UD ? (uint64_t)device_mtu_bytes(s->q.mtu) : RB_SWEEP_MAX;
+	const struct rb_qps *q = s->threads ? &s->threads->t[0].s.q : &s->q;
+
+	return s->opt->transport == TR_UD ? (uint64_t)device_mtu_bytes(q->mtu) : RB_SWEEP_MAX;
 }
 
 static int run_sizes(struct rb_session *s, struct report *r, bool *partial)
@@ -416,7 +513,7 @@ static int run_sizes(struct rb_session *s, struct report *r, bool *partial)
 	for (uint64_t size = first; size <= last && !err && !*partial; size *= 2) {
 		s->size = size;
 		s->cq_mod = psched_cq_mod(o->cq_mod, o->cq_mod_given, size);
-		err = run_size(s, r, partial);
+		err = s->threads ? run_size_threads(s, r, partial) : run_size(s, r, partial);
 	}
 	return err;
 }
@@ -472,6 +569,56 @@ static void session_outs(struct rb_session *s)
 			 (unsigned long long)peer->init_rd_atom, s->q.outs);
 }
 
+/* The CPU, buffers and QPs of a session that measures (a thread's: -j,
+ * avoiding its siblings' CPUs). */
+static int setup_measuring(struct rb_session *s, const cpu_set_t *avoid)
+{
+	const struct rb_options *o = s->opt;
+	int err = s->halt ? threads_place(s, avoid) : placement_apply(s->dev.numa_node, o->numa_node,
+				o->no_numa, o->cpu_list, s->is_client, NULL, &s->place);
+
+	if (err)
+		return err;
+	if (s->halt)
+		log_verbose("thread %d: placement: %s", s->thread, s->place.note);
+	else
+		log_verbose("placement: %s", s->place.note);
+	err = qps_create(&s->q, s->dev.ctx, s->bench, o, max_size(o), &s->place, !o->rdma_cm);
+	if (err)
+		return err;
+	/* numa_maps lines start with this address: tests find the mapping by it */
+	log_verbose("buffers: %zu bytes at %lx on node %d", s->q.buf.len,
+		    (unsigned long)(uintptr_t)s->q.buf.addr, s->q.buf.node);
+	session_outs(s);
+	return 0;
+}
+
+/* -j: the main thread measures nothing; each thread's session is set up
+ * here, one after another. */
+static int setup_threads(struct rb_session *s)
+{
+	struct rb_threads *T = calloc(1, sizeof(*T));
+	cpu_set_t taken;
+	int err;
+
+	CPU_ZERO(&taken);
+	memset(&s->place, 0, sizeof(s->place));
+	s->place.cpu = -1;
+	cpuclaim_init(&s->place.claim);
+	if (!T)
+		return -ENOMEM;
+	s->threads = T;
+	err = threads_open(T, s, (int)s->opt->threads);
+	for (int i = 0; !err && i < T->n; i++) {
+		err = setup_measuring(&T->t[i].s, &taken);
+		if (T->t[i].s.place.cpu >= 0)
+			CPU_SET(T->t[i].s.place.cpu, &taken);
+	}
+	if (!err)
+		threads_describe(T);
+	return err;
+}
+
 static int setup_device(struct rb_session *s)
 {
 	const struct rb_options *o = s->opt;
@@ -486,18 +633,9 @@ static int setup_device(struct rb_session *s)
 	err = counters_now(s, scratch);
 	if (err)
 		return err;
-	err = placement_apply(s->dev.numa_node, o->numa_node, o->no_numa, o->cpu_list,
-			      s->is_client, &s->place);
+	err = o->threads > 1 ? setup_threads(s) : setup_measuring(s, NULL);
 	if (err)
 		return err;
-	log_verbose("placement: %s", s->place.note);
-	err = qps_create(&s->q, s->dev.ctx, s->bench, o, max_size(o), &s->place, !o->rdma_cm);
-	if (err)
-		return err;
-	/* numa_maps lines start with this address: tests find the mapping by it */
-	log_verbose("buffers: %zu bytes at %lx on node %d", s->q.buf.len,
-		    (unsigned long)(uintptr_t)s->q.buf.addr, s->q.buf.node);
-	session_outs(s);
 	return o->rdma_cm ? cm_connect(s) : 0;
 }
 
@@ -519,10 +657,28 @@ static void qps_break(struct rb_session *s)
 		ibv_modify_qp(s->q.qp[i], &attr, IBV_QP_STATE);
 }
 
+static int connect_qps(struct rb_session *s);
+
+/* -j: each thread's QPs over the session's channel, thread by thread; then
+ * each thread talks through its own channel (threads.h). */
+static int connect_threads(struct rb_session *s)
+{
+	struct rb_threads *T = s->threads;
+	int err = 0;
+
+	for (int i = 0; i < T->n && !err; i++) {
+		err = connect_qps(&T->t[i].s);
+		T->t[i].s.chan = &T->t[i].chan;
+	}
+	return err;
+}
+
 static int connect_qps(struct rb_session *s)
 {
 	int err;
 
+	if (s->threads)
+		return connect_threads(s);
 	qps_describe(&s->q, &s->dev);
 	err = exchange_qps(s);
 	if (!err && !s->opt->rdma_cm)
@@ -534,8 +690,24 @@ static int connect_qps(struct rb_session *s)
 	return err;
 }
 
+/* -j: the threads' verbs objects, the last thread's first. */
+static void threads_teardown(struct rb_session *s)
+{
+	struct rb_threads *T = s->threads;
+
+	for (int i = T->t ? T->n - 1 : -1; i >= 0; i--) {
+		qps_destroy(&T->t[i].s.q);
+		placement_release(&T->t[i].s.place);
+	}
+	threads_close(T);
+	free(T);
+	s->threads = NULL;
+}
+
 static void session_teardown(struct rb_session *s)
 {
+	if (s->threads)
+		threads_teardown(s);
 	if (s->cm)
 		cm_close(s);
 	qps_destroy(&s->q);

@@ -58,6 +58,10 @@ struct rb_session {
 	uint64_t test_delay_ns;     /* --enable-test-delay builds only */
 	uint64_t test_start_delay_ns; /* the same: a late start of the posting loop */
 	uint64_t heartbeat_ns;      /* last heartbeat sent (client) or seen (server) */
+	/* -j/--threads (threads.h): */
+	struct rb_threads *threads; /* the measuring threads, NULL: this session measures */
+	int thread;                 /* a thread's session: its index */
+	const volatile int *halt;   /* a thread's session: set when a sibling failed */
 };
 
 struct rb_measure {
@@ -79,6 +83,13 @@ struct rb_measure {
 
 /* Set by the SIGINT/SIGTERM handler; loops check it. */
 extern volatile sig_atomic_t rb_stop;
+
+/* SIGINT, or (a thread's session) a sibling thread failed: loops stop
+ * where they check their idle watch. */
+static inline bool session_stopped(const struct rb_session *s)
+{
+	return rb_stop || (s->halt && *s->halt);
+}
 
 /* Run benchmark b with options o; returns an RB_EXIT_* code. */
 int run_bench(const struct rb_bench *b, const struct rb_options *o);

@@ -286,6 +286,31 @@ int wire_error_decode(const uint8_t *buf, size_t len, char *msg, size_t cap)
 	return cur_consumed(&c);
 }
 
+int wire_thread_encode(uint16_t t, uint16_t type, const void *payload, uint32_t len,
+		       uint8_t *buf, size_t cap)
+{
+	struct cur c = cur_writer(buf, cap);
+
+	put_be(&c, t, 2);
+	put_be(&c, type, 2);
+	put_bytes(&c, payload, len);
+	return cur_written(&c);
+}
+
+int wire_thread_decode(const uint8_t *buf, size_t len, uint16_t *t, uint16_t *type,
+		       const uint8_t **payload, uint32_t *plen)
+{
+	struct cur c = cur_reader(buf, len);
+
+	*t = (uint16_t)get_be(&c, 2);
+	*type = (uint16_t)get_be(&c, 2);
+	if (c.bad || *type < WIRE_HELLO || *type > WIRE_TYPE_MAX || *type == WIRE_THREAD)
+		return -EPROTO;
+	*payload = buf + WIRE_THREAD_HDR;
+	*plen = (uint32_t)(len - WIRE_THREAD_HDR);
+	return 0;
+}
+
 static uint64_t min_nonzero(uint64_t m, uint64_t v)
 {
 	return v && (!m || v < m) ? v : m;
@@ -322,7 +347,7 @@ const char *wire_type_name(uint16_t type)
 	static const char *const names[] = {
 		[WIRE_HELLO] = "HELLO", [WIRE_QP] = "QP", [WIRE_READY] = "READY",
 		[WIRE_DONE] = "DONE", [WIRE_ERROR] = "ERROR", [WIRE_BUSY] = "BUSY",
-		[WIRE_RESULT] = "RESULT", [WIRE_DOCTOR] = "DOCTOR",
+		[WIRE_RESULT] = "RESULT", [WIRE_DOCTOR] = "DOCTOR", [WIRE_THREAD] = "THREAD",
 	};
 
 	if (type >= sizeof(names) / sizeof(names[0]) || !names[type])

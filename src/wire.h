@@ -28,6 +28,8 @@
  *          are ignored): the facts of a host ("doctor=1", "version=", "dev=",
  *          "gid_type=", ...), "step=N", "ready=N", "done=N" with "rc=",
  *          "diag=", and "bye=1".
+ *   THREAD u16 thread, u16 type, then that type's payload: a frame of one
+ *          measuring thread (--threads) carried on the session's channel.
  */
 #ifndef RB_WIRE_H
 #define RB_WIRE_H
@@ -53,7 +55,8 @@ enum wire_type {
 	WIRE_BUSY = 6,
 	WIRE_RESULT = 7,
 	WIRE_DOCTOR = 8,            /* rb_doctor: "key=value\n" lines (src/doctor/peer.c) */
-	WIRE_TYPE_MAX = 8,
+	WIRE_THREAD = 9,
+	WIRE_TYPE_MAX = 9,
 };
 
 struct wire_hdr {
@@ -137,6 +140,15 @@ int wire_hello_decode(const uint8_t *buf, size_t len, struct wire_hello *m);
 int wire_qp_decode(const uint8_t *buf, size_t len, struct wire_qp *qps, int max, int *n);
 int wire_params_decode(const uint8_t *buf, size_t len, struct wire_param *p, int max, int *n);
 int wire_error_decode(const uint8_t *buf, size_t len, char *msg, size_t cap);
+
+/* THREAD: the frame (type, payload of len bytes) of thread t.  encode
+ * returns the bytes written or -EMSGSIZE; decode points *payload into buf
+ * and checks the inner type, 0 or -EPROTO. */
+#define WIRE_THREAD_HDR 4
+int wire_thread_encode(uint16_t t, uint16_t type, const void *payload, uint32_t len,
+		       uint8_t *buf, size_t cap);
+int wire_thread_decode(const uint8_t *buf, size_t len, uint16_t *t, uint16_t *type,
+		       const uint8_t **payload, uint32_t *plen);
 
 /* Human name of a message type ("HELLO"), "unknown" otherwise. */
 const char *wire_type_name(uint16_t type);

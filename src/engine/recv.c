@@ -168,7 +168,7 @@ int loop_passive(struct rb_session *s, struct rb_measure *m)
 	for (;;) {
 		int ready;
 
-		if (rb_stop) {
+		if (session_stopped(s)) {
 			m->partial = true;
 			return 0;
 		}

@@ -61,7 +61,7 @@ int watch_idle(struct watch *w)
 {
 	uint64_t now;
 
-	if (rb_stop)
+	if (session_stopped(w->s))
 		return -EINTR;
 	if (w->s->peer_done)
 		return -ECANCELED;

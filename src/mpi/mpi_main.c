@@ -165,6 +165,8 @@ static int reject_pair_options(const struct rb_options *o)
 		return usage_error("--persistent/--bind/-p", "", "are not taken: there is no TCP exchange");
 	if (o->histogram_file || o->raw_file)
 		return usage_error("-H/--raw", "", "are not supported: rows go to rank 0 only");
+	if (o->threads > 1 || o->thread_rows)
+		return usage_error("-j/--threads", "", "is not supported: one thread per rank pair (give more ranks)");
 	if (o->counters.n)
 		return usage_error("-W/--report-counters", "", "is not supported by rb_mpi (a pair benchmark's option)");
 	return 0;

@@ -103,7 +103,7 @@ pl_phase() {
 	*test\ parameters*) echo "hello" ;;
 	*QP\ attributes*) echo "qp-exchange" ;;
 	*starting\ the\ measurement*) echo "barrier" ;;
-	*nothing\ completed* | *completion\ error* | *the\ peer\ is\ gone*) echo "run" ;;
+	*nothing\ completed* | *completion\ error* | *the\ peer\ is\ gone* | *channel\ to\ the\ peer*) echo "run" ;;
 	*finishing\ size*) echo "done" ;;
 	*results\ of\ size*) echo "result" ;;
 	*waiting\ for\ a\ client*) echo "no-client" ;;
@@ -225,15 +225,17 @@ done
 wait
 tap_diag "peer loss: $(($(echo $pl_progs | wc -w) * pl_trials)) trials in $((SECONDS - pl_t0)) s, $pl_jobs benchmarks at a time"
 
-for prog in $pl_progs; do
+# pl_verdict PROG TRIALS LABEL: the trials of PROG (in $pl_dir) as one TAP line.
+pl_verdict() {
+	local prog=$1 trials=$2 label=$3 res bad st
 	res=$pl_dir/$prog.res
 	bad=$(awk -F'|' '$2 != "ok"' "$res" 2>/dev/null)
 	st=0
 	[ -n "$bad" ] && st=1
-	[ "$(wc -l <"$res" 2>/dev/null)" = "$pl_trials" ] || st=1
+	[ "$(wc -l <"$res" 2>/dev/null)" = "$trials" ] || st=1
 	RB_CASE_DIR=""
-	tap_diag "$prog: victim/point: $(awk '{ print $2 "/" $3 }' "$res" | sort | uniq -c | awk '{ printf "%s %s, ", $2, $1 }')"
-	tap_diag "$prog: survivor's phase: $(awk '{ print $4 }' "$res" | sort | uniq -c | awk '{ printf "%s %s, ", $2, $1 }')exit: $(awk '{ print $5 }' "$res" | sort | uniq -c | awk '{ printf "%s %s, ", $2, $1 }')slowest exit $(sort -k6 -g "$res" | tail -n1 | cut -d' ' -f6) s, trials $(awk '{ t += $7 } END { print t }' FS='[ |]' "$res") s"
+	tap_diag "$label: victim/point: $(awk '{ print $2 "/" $3 }' "$res" | sort | uniq -c | awk '{ printf "%s %s, ", $2, $1 }')"
+	tap_diag "$label: survivor's phase: $(awk '{ print $4 }' "$res" | sort | uniq -c | awk '{ printf "%s %s, ", $2, $1 }')exit: $(awk '{ print $5 }' "$res" | sort | uniq -c | awk '{ printf "%s %s, ", $2, $1 }')slowest exit $(sort -k6 -g "$res" | tail -n1 | cut -d' ' -f6) s, trials $(awk '{ t += $7 } END { print t }' FS='[ |]' "$res") s"
 	[ -n "${RB_PEERLOSS_KEEP:-}" ] && mkdir -p "$RB_PEERLOSS_KEEP" && cp -r "$pl_dir/." "$RB_PEERLOSS_KEEP/"
 	if [ -n "$bad" ]; then
 		echo "$bad" | while read -r n _; do
@@ -244,7 +246,27 @@ for prog in $pl_progs; do
 			done
 		done
 	fi
-	tap_ok "$st" "$prog: $pl_trials trials, SIGKILL/SIGSTOP of a random side at a random point: the other exits 0/1 within --timeout $pl_timeout + $pl_slack s, no hang, no crash"
+	tap_ok "$st" "$label: $trials trials, SIGKILL/SIGSTOP of a random side at a random point: the other exits 0/1 within --timeout $pl_timeout + $pl_slack s, no hang, no crash"
+}
+
+for prog in $pl_progs; do
+	pl_verdict "$prog" "$pl_trials" "$prog"
+done
+
+# -j 2: the same trials with two measuring threads a side (a few: each
+# thread must notice, and the run end whole).  Their own folder, so that
+# the figures above stay per benchmark.
+pl_j_trials=${RB_PEERLOSS_THREAD_TRIALS:-6}
+pl_dir=$RB_TMP/peerloss-threads
+mkdir -p "$pl_dir"
+pl_j_port=19340
+for prog in rb_send_bw rb_write_bw; do
+	(pl_trials=$pl_j_trials; pl_worker "$prog" "$pl_j_port" "$(pl_args "$prog") -j 2") &
+	pl_j_port=$((pl_j_port + 1))
+done
+wait
+for prog in rb_send_bw rb_write_bw; do
+	pl_verdict "$prog" "$pl_j_trials" "$prog -j 2"
 done
 
 # ---- SIGINT: stop cleanly, print what was measured, marked partial, exit 1 ----
@@ -280,6 +302,13 @@ pl_sigint() {
 		! grep -Eq "$pl_sanitizer" "$RB_CASE_DIR/server.err" "$RB_CASE_DIR/client.err" &&
 		eval "$check"
 }
+
+# (-j 2 busy-polls both vCPUs of the guest: rxe's own work and the
+# passive server wait their turn, so the server's deadline for a silent
+# client is 10 s here, not 3)
+pl_sigint "sigint client threads json" rb_write_bw "-s 4096 -D 30 -j 2 --timeout 10" client '--json=@DIR@/client.json' \
+	'rb_check "$(rb_file client.json)" "doc[\"status\"] == \"partial\"" "len(rows) == 1" "[t[\"thread\"] for t in rows[0][\"threads\"]] == [\"0\", \"1\"]" "all(t[\"iterations\"] > 0 for t in rows[0][\"threads\"])" "rows[0][\"iterations\"] == sum(t[\"iterations\"] for t in rows[0][\"threads\"])"'
+tap_ok $? "SIGINT to a rb_write_bw -j 2 client mid-run: exit 1, JSON \"partial\" with both threads' figures, the total their sum"
 
 pl_sigint "sigint client csv" rb_send_bw "-s 4096 -D 30" client '--csv=@DIR@/client.csv' \
 	'rb_check "$(rb_file client.csv)" "status == \"partial\"" "r[\"iterations\"] > 0" "side[\"status\"] == \"partial\"" "comments == 0"'

@@ -11,7 +11,7 @@
 # ASan+UBSan (LeakSanitizer included) in CI.  Knobs: RB_VG_PROGS (default
 # as said),
 # RB_VG_JOBS, RB_VG_ARGS (more options for both sides, e.g. --no-numa or
-# --cpu=LIST).  The valgrind logs stay in each case's folder ($RB_TMP,
+# --cpu=LIST), RB_VG_THREADS (default yes: two -j 2 pairs too).  The valgrind logs stay in each case's folder ($RB_TMP,
 # removed at the end; a failure shows the reports).  Suppressions:
 # tests/integration/valgrind.supp, each entry with its reason.
 # Not for a sanitizer build (valgrind and ASan exclude each other): skipped.
@@ -57,11 +57,13 @@ vg_show() {
 	done
 }
 
-# vg_start PROG PORT: the pair of PROG in the case folder of PROG.
+# vg_start 'PROG [ARGS]' PORT: the pair of PROG (with ARGS) in the case
+# folder of that name.
 vg_start() {
-	local prog=$1 port=$2 cmd
-	rb_case "valgrind $prog"
-	cmd="exec ${vg[*]} --log-file=\$RB_CASE_DIR/SIDE.vg $(rb_cmd "$prog") -x \"\$RB_GID_INDEX\" -p $port --timeout 120 $(vg_args "$prog") ${RB_VG_ARGS:-}"
+	local prog=${1%% *} more= port=$2 cmd
+	[ "$prog" = "$1" ] || more=${1#* }
+	rb_case "valgrind $1"
+	cmd="exec ${vg[*]} --log-file=\$RB_CASE_DIR/SIDE.vg $(rb_cmd "$prog") -x \"\$RB_GID_INDEX\" -p $port --timeout 120 $(vg_args "$prog") $more ${RB_VG_ARGS:-}"
 	RB_PAIR_TIMEOUT=$vg_limit rb_start server "${cmd/SIDE/server}"
 	for _ in $(seq "$vg_limit"); do		# valgrind starts slowly: vg_limit / 2 s at least
 		ss -Hltn "sport = :$port" | grep -q . && break
@@ -125,6 +127,17 @@ while (($#)); do
 		vg_check "$prog" "$((SECONDS - t0))"
 	done
 done
+
+# -j 2: two measuring threads a side (src/threads.c: the start gate, the
+# frames carried for the threads, each thread's teardown), both directions.
+# RB_VG_THREADS=no leaves them out.
+if [ "${RB_VG_THREADS:-yes}" != no ]; then
+	t0=$SECONDS
+	vg_start "rb_send_bw -j 2 -b" "$vg_port"
+	vg_start "rb_write_bw -j 2" "$((vg_port + 1))"
+	vg_check "rb_send_bw -j 2 -b" "$((SECONDS - t0))"
+	vg_check "rb_write_bw -j 2" "$((SECONDS - t0))"
+fi
 
 RB_CASE_DIR=$vg_devdir
 rb_wait text json

@@ -413,6 +413,39 @@ static void test_parse_format(void)
 	is_int(f, OUT_CSV, "value untouched on errors");
 }
 
+/* A row with parts (-j): JSON nests them, CSV adds them as rows (their
+ * cells past part_cols empty), or not at all without part_rows. */
+static void test_row_parts(void)
+{
+	const union out_val row[NCOLS] = { { .u = 2 }, { .d = 3 }, { .s = "all" }, { .d = 7 } };
+	const union out_val parts[2][NCOLS] = {
+		{ { .u = 1 }, { .d = 1 }, { .s = "0" }, { .d = 9 } },
+		{ { .u = 1 }, { .d = 2 }, { .s = "1" }, { .d = 9 } },
+	};
+	struct capture c;
+	struct out *o;
+	char *s;
+
+	o = capture_open(&c, OUT_JSON);
+	out_begin(o, "t", cols, NCOLS);
+	out_row_parts(o, row, "threads", parts[0], 2, NCOLS, 3, false);
+	out_end(o, "complete", NULL);
+	s = capture_close(&c);
+	ok(strstr(s, "\"op\":\"all\",\"lat_p99_us\":7.000,\"threads\":[{\"bytes\":1,\"bw_avg_mibps\":1.00,\"op\":\"0\"},"
+		     "{\"bytes\":1,\"bw_avg_mibps\":2.00,\"op\":\"1\"}]}") != NULL,
+	   "JSON: the parts inside the row, their first part_cols columns");
+	free(s);
+	o = capture_open(&c, OUT_CSV);
+	out_begin(o, "t", cols, NCOLS);
+	out_row_parts(o, row, "threads", parts[0], 2, NCOLS, 3, true);
+	out_row_parts(o, row, "threads", parts[0], 2, NCOLS, 3, false);
+	out_end(o, "complete", NULL);
+	s = capture_close(&c);
+	ok(strstr(s, "2,3.00,all,7.000\n1,1.00,0,\n1,2.00,1,\n2,3.00,all,7.000\n") != NULL && !strchr(s, '#'),
+	   "CSV: the row, then each part as a row with empty cells, or only the row");
+	free(s);
+}
+
 int main(void)
 {
 	test_golden();
@@ -421,5 +454,6 @@ int main(void)
 	test_end_without_begin();
 	test_escaping();
 	test_parse_format();
+	test_row_parts();
 	return tap_done();
 }

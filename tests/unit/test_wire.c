@@ -301,8 +301,31 @@ static void test_error(void)
 	is_int(wire_error_encode("abc", buf, 4), -EMSGSIZE, "ERROR encode into a short buffer");
 }
 
+/* THREAD: a thread's frame inside; its type checked, its payload kept. */
+static void test_thread(void)
+{
+	static const uint8_t inner[] = { 1, 2, 3 };
+	const uint8_t *payload;
+	uint16_t t, type;
+	uint32_t plen;
+	int len = wire_thread_encode(5, WIRE_DONE, inner, sizeof(inner), buf, sizeof(buf));
+
+	is_int(len, WIRE_THREAD_HDR + 3, "THREAD encodes to 4 + payload bytes");
+	ok(buf[0] == 0 && buf[1] == 5 && buf[2] == 0 && buf[3] == WIRE_DONE, "THREAD header is big-endian");
+	is_int(wire_thread_decode(buf, (size_t)len, &t, &type, &payload, &plen), 0, "THREAD decodes");
+	ok(t == 5 && type == WIRE_DONE && plen == 3 && !memcmp(payload, inner, 3), "THREAD round trips");
+	is_int(wire_thread_decode(buf, 3, &t, &type, &payload, &plen), -EPROTO, "THREAD shorter than its header");
+	buf[3] = WIRE_THREAD;
+	is_int(wire_thread_decode(buf, (size_t)len, &t, &type, &payload, &plen), -EPROTO, "THREAD inside THREAD");
+	buf[3] = WIRE_TYPE_MAX + 1;
+	is_int(wire_thread_decode(buf, (size_t)len, &t, &type, &payload, &plen), -EPROTO, "THREAD of an unknown type");
+	is_int(wire_thread_encode(0, WIRE_DONE, inner, 3, buf, 6), -EMSGSIZE, "THREAD encode into a short buffer");
+	is_int(wire_thread_encode(0, WIRE_READY, NULL, 0, buf, 4), 4, "THREAD of an empty frame");
+}
+
 static void test_names(void)
 {
+	is_str(wire_type_name(WIRE_THREAD), "THREAD", "name of THREAD");
 	is_str(wire_type_name(WIRE_HELLO), "HELLO", "name of HELLO");
 	is_str(wire_type_name(WIRE_BUSY), "BUSY", "name of BUSY");
 	is_str(wire_type_name(WIRE_RESULT), "RESULT", "name of RESULT");
@@ -321,6 +344,7 @@ int main(void)
 	test_rd_depth();
 	test_params();
 	test_error();
+	test_thread();
 	test_names();
 	return tap_done();
 }
