@@ -170,12 +170,15 @@ fi
 # ---- --loopback -----------------------------------------------------------------
 
 for b in send_bw send_lat write_bw write_lat read_bw read_lat atomic_bw atomic_lat; do
-	t25_run "loopback $b" "\"\$RB_BIN/rb_$b\" -d \"\$RB_DEV\" --loopback -n 200 --csv"
-	rows=$(csv_col "$RB_CASE_DIR/client.out" iterations | wc -l)
+	t25_run "loopback $b" "\"\$RB_BIN/rb_$b\" -d \"\$RB_DEV\" --loopback -n 200 --json"
+	# "ROWS ITERATIONS STATUS" of the JSON document on stdout
+	got=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["results"]
+print(len(r), r[0]["iterations"] if r else "-", d["status"])' "$RB_CASE_DIR/client.out" 2>/dev/null)
 	left=$(pgrep -c -x "rb_$b")
-	[ "$(t25_rc)" = 0 ] && [ "$rows" = 1 ] && [ "$(csv_col "$RB_CASE_DIR/client.out" iterations)" = 200 ] &&
-		grep -q '^# status=complete' "$RB_CASE_DIR/client.out" && [ "$left" = 0 ]
-	tap_ok $? "rb_$b --loopback: one row of 200 iterations on stdout, status complete, no process left ($left)"
+	[ "$(t25_rc)" = 0 ] && [ "$got" = "1 200 complete" ] && [ "$left" = 0 ]
+	tap_ok $? "rb_$b --loopback: one row of 200 iterations on stdout, status complete, no process left ($got; $left left)"
 done
 
 t25_run "loopback -R" '"$RB_BIN/rb_read_lat" -d "$RB_DEV" --loopback -R -n 100 --csv'
