@@ -63,7 +63,7 @@ static const struct opt_desc opt_table[] = {
 	{ "persistent", OPT_PERSISTENT, 0, NULL, 0, G_CONN, "server: serve clients one after another" },
 	{ "timeout", OPT_TIMEOUT, 1, "SECONDS", 0, G_CONN, "deadline for a silent peer or a stalled queue" },
 	{ "size", 's', 1, "BYTES", FEAT_SIZE, G_TEST, "message size, K/M suffixes" },
-	{ "all", 'a', 0, NULL, FEAT_SIZE, G_TEST, "sweep sizes 2B..8MiB in powers of two (UD: up to the MTU)" },
+	{ "all", 'a', 0, NULL, FEAT_SIZE, G_TEST, "sweep sizes 2B..8MiB in powers of two" },
 	{ "iters", 'n', 1, "N", 0, G_TEST, "iterations per size" },
 	{ "duration", 'D', 1, "SECONDS", 0, G_TEST, "run for SECONDS instead of -n iterations" },
 	{ "warmup", OPT_WARMUP, 1, "N", FEAT_LATENCY, G_TEST, "iterations run before measuring" },
@@ -677,8 +677,9 @@ static void opt_usage_line(const struct opt_desc *d, const struct rb_bench *b, F
 
 	opt_head(d, b, head, sizeof(head));
 	opt_default_text(d->code, b, def, sizeof(def));
-	snprintf(text, sizeof(text), "%s%s%s%s", d->help, def[0] ? " (default " : "", def,
-		 def[0] ? ")" : "");
+	snprintf(text, sizeof(text), "%s%s%s%s%s", d->help,
+		 d->code == 'a' && (b->transports & TR_UD) ? " (UD: up to the MTU)" : "",
+		 def[0] ? " (default " : "", def, def[0] ? ")" : "");
 	if ((int)strlen(head) > HELP_HEAD)
 		fprintf(f, "  %s\n%*s", head, HELP_HEAD + 3, "");
 	else
