@@ -2,7 +2,7 @@
  * -o reads in flight per QP; the server's CPU takes no part.  With -b both
  * read. */
 #include "bench.h"
-#include "loops.h"
+#include "engine/loops.h"
 
 const struct rb_bench RB_BENCH_NAME = {
 	.name = "rb_read_bw",

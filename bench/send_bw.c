@@ -1,7 +1,7 @@
 /* rb_send_bw: send/receive bandwidth.  The client sends, the server
  * receives and counts; with -b both do both. */
 #include "bench.h"
-#include "loops.h"
+#include "engine/loops.h"
 
 const struct rb_bench RB_BENCH_NAME = {
 	.name = "rb_send_bw",

@@ -1,6 +1,6 @@
 /* rb_send_lat: send/receive ping-pong latency; one-way = round trip / 2. */
 #include "bench.h"
-#include "loops.h"
+#include "engine/loops.h"
 
 const struct rb_bench RB_BENCH_NAME = {
 	.name = "rb_send_lat",

@@ -2,7 +2,7 @@
  * other's buffer and spins on its own until the answer lands; one-way =
  * round trip / 2. */
 #include "bench.h"
-#include "loops.h"
+#include "engine/loops.h"
 
 const struct rb_bench RB_BENCH_NAME = {
 	.name = "rb_write_lat",

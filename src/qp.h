@@ -16,7 +16,7 @@
 
 #define RB_UD_GRH 40
 /* perftest's cycle_buffer (the page size) and cache line: operations step
- * through the first RB_CYCLE_BYTES of an area (loops.c loop_addr_slots). */
+ * through the first RB_CYCLE_BYTES of an area (src/engine/wr.c loop_addr_slots). */
 #define RB_CYCLE_BYTES 4096u
 #define RB_LINE_BYTES 64u
 #define RB_UD_QKEY 0x11111111u

@@ -11,7 +11,7 @@
 #include "config.h"
 #include "gid.h"
 #include "log.h"
-#include "postsched.h"
+#include "engine/postsched.h"
 #include "units.h"
 
 /* Which columns the human table shows: perftest's, in the unit asked for. */
@@ -254,7 +254,7 @@ static void meta_cq_mod(struct report *r, const struct rb_options *o)
 		out_meta_str(r->out, "cq_mod_by_size", "CQ Moderation by size[B:WRs]", buf);
 }
 
-/* Where the operations land (loops.c loop_addr_slots): atomics' slots, the
+/* Where the operations land (src/engine/wr.c loop_addr_slots): atomics' slots, the
  * other bandwidth tests' cycling through RB_CYCLE_BYTES (sizes up to half
  * of it; one address above, and in latency tests). */
 static void meta_addresses(struct report *r, const struct rb_session *s)

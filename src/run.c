@@ -10,9 +10,9 @@
 #include "cm.h"
 #include "config.h"
 #include "log.h"
-#include "loops.h"
+#include "engine/loops.h"
 #include "oob.h"
-#include "postsched.h"
+#include "engine/postsched.h"
 #include "report.h"
 #include "wire.h"
 

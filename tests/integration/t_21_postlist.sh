@@ -1,7 +1,7 @@
 # Post lists (-l) with CQ moderation (-Q), QPs (-q), -D and -R on every
 # bandwidth benchmark: each run must end, with every message counted, long
 # before its --timeout (5 s: a stall ends a side with exit 1).  Before the
-# posting schedule (src/postsched.c), -l 64 and -l 128 with the default
+# posting schedule (src/engine/postsched.c), -l 64 and -l 128 with the default
 # -t 128 -Q 100 filled the send queue with unsignalled WRs and stalled.  The
 # exhaustive proof is tests/unit/test_postsched.c; this is the device's word,
 # on a sample (one pair takes seconds under emulation).  The rows are

@@ -31,7 +31,7 @@
  * the sweep runs -Q 1..-t+1 and the option's maximum for every -t, and every
  * -Q 1..1024 for -t <= 64 to show that equivalence on real runs.
  */
-#include "postsched.h"
+#include "engine/postsched.h"
 #include "tap.h"
 
 #include <stdint.h>
@@ -407,6 +407,106 @@ static void test_multi(void)
 		printf("#   %llu failed runs; the first: %s\n", w.fails, w.first_fail);
 }
 
+/* -l 1 WR by WR (psched_burst_*, as bw_post_ones posts) against the plan
+ * (psched_plan with k = 1) on twin queues: a burst posts exactly the WRs
+ * the plan posts one at a time until it has no room, signals the same ones
+ * with the same counts, and leaves the same state. */
+static int one_step(struct sweep *w, struct sim *a, struct sim *b, bool *posted)
+{
+	struct psched_burst r;
+	struct psched_post pl;
+
+	psched_burst_start(&b->p, &b->c, &r);
+	*posted = false;
+	while (psched_plan(&a->p, &a->c, &pl)) {
+		uint32_t ca = psched_wr(&pl, 0), cb;
+
+		if (!psched_burst_fits(&r))
+			return fail(w, a, "the burst ended while the plan could still post"), -1;
+		cb = psched_burst_covers(&r);
+		psched_commit(&a->c, &pl);
+		psched_burst_commit(&r, cb);
+		if (ca != cb || a->c.posted != r.posted || a->c.signaled != r.signaled ||
+		    a->c.signals != r.signals)
+			return fail(w, a, "psched_burst_covers and psched_plan signal differently"), -1;
+		if (cb)
+			push(a, a->c.signaled, 0);
+		*posted = true;
+		w->posts++;
+	}
+	psched_burst_end(&r, &b->c);
+	if (psched_burst_fits(&r))
+		return fail(w, a, "the burst had room where the plan had none"), -1;
+	return 0;
+}
+
+/* One run: completions come when the poster is stuck, or at random
+ * (early) with eager; a duration run stops after stop_after WRs. */
+static void run_one_by_one(struct sweep *w, unsigned t, unsigned q, uint64_t target,
+			   uint64_t stop_after, bool eager)
+{
+	struct sim a, b;
+	bool posted;
+
+	sim_init(&a, t, 1, q, target);
+	sim_init(&b, t, 1, q, target);
+	w->runs++;
+	while (!psched_done(&a.c)) {
+		if (eager && a.len && rng() % 3 == 0) {
+			pop(&a);
+			b.c.completed = a.c.completed;
+			continue;
+		}
+		if (one_step(w, &a, &b, &posted))
+			return;
+		if (posted) {
+			if (a.c.posted >= stop_after && stop_after) {
+				psched_stop(&a.c);
+				psched_stop(&b.c);
+			}
+			continue;
+		}
+		if (!a.len)
+			return fail(w, &a, "stuck: no room, and no signalled WR out");
+		pop(&a);
+		b.c.completed = a.c.completed;
+	}
+	if (!psched_done(&b.c) || b.c.posted != a.c.target)
+		fail(w, &a, "the WR-by-WR twin did not end with the plan's");
+}
+
+static void one_by_one_combo(struct sweep *w, unsigned t, unsigned q)
+{
+	w->combos++;
+	for (int eager = 0; eager < 2; eager++) {
+		run_one_by_one(w, t, q, 1, 0, eager);
+		run_one_by_one(w, t, q, 2ull * t + 3, 0, eager);
+		run_one_by_one(w, t, q, UINT64_MAX, 3ull * t + q + 1, eager);
+	}
+}
+
+static void test_one_by_one(void)
+{
+	static const unsigned qs[] = { 1, 2, 3, 64, 100, 127, 128, 255, 256, MAX_Q };
+	struct sweep w = { 0 };
+	clock_t t0 = clock();
+
+	for (unsigned t = 1; t <= MAX_T; t++) {
+		if (t <= 128)
+			for (unsigned q = 1; q <= t + 1; q++)
+				one_by_one_combo(&w, t, q);
+		else
+			for (unsigned j = 0; j < sizeof(qs) / sizeof(qs[0]); j++)
+				one_by_one_combo(&w, t, qs[j]);
+		one_by_one_combo(&w, t, MAX_Q);
+		one_by_one_combo(&w, t, t - 1 ? t - 1 : 1);
+	}
+	ok(w.fails == 0, "-l 1 WR by WR (psched_burst_*) = the plan, -t 1..%d: %llu combinations, %llu runs, %llu posts, %.1f s CPU",
+	   MAX_T, w.combos, w.runs, w.posts, (double)(clock() - t0) / CLOCKS_PER_SEC);
+	if (w.fails)
+		printf("#   %llu failed runs; the first: %s\n", w.fails, w.first_fail);
+}
+
 /* The signalled WRs of a run of n WRs, one QP, completions as late as can be. */
 static uint64_t signals_of(unsigned t, unsigned l, unsigned q, uint64_t n)
 {
@@ -447,5 +547,6 @@ int main(void)
 	test_wr_by_wr();
 	test_multi_sweep();
 	test_multi();
+	test_one_by_one();
 	return tap_done();
 }

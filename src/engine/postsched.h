@@ -26,6 +26,7 @@ struct psched {
 	unsigned list;              /* -l: WRs per post */
 	unsigned cq_mod;            /* -Q at this size */
 	unsigned keep;              /* the most unsignalled WRs a post may leave: depth - list */
+	unsigned sig_at;            /* -l 1: signal the WR that makes this many unsignalled */
 };
 
 /* One QP's counts, all in WRs since the size started. */
@@ -143,6 +144,59 @@ static inline uint32_t psched_wr(struct psched_post *pl, unsigned j)
 	if (pl->next == j)
 		pl->next = PSCHED_NONE;
 	return covers;
+}
+
+/*
+ * -l 1, WR by WR, without a plan: a burst posts while psched_plan would post
+ * one WR (room for one more, some left), with psched_plan's rule for k = 1
+ * (test_postsched checks that they agree), its counts kept in a local struct
+ * (registers) until psched_burst_end.  A WR is signalled when it is the
+ * -Q-th since the last signalled one, when it would leave more than
+ * depth - 1 unsignalled, or when it is the last.
+ */
+struct psched_burst {
+	uint64_t posted, limit, signaled, target, signals;
+	unsigned sig_at;
+};
+
+static inline void psched_burst_start(const struct psched *p, const struct psched_qp *c,
+				      struct psched_burst *r)
+{
+	uint64_t room_end = c->completed + p->depth;
+
+	*r = (struct psched_burst){ .posted = c->posted, .signaled = c->signaled,
+				    .target = c->target, .signals = c->signals, .sig_at = p->sig_at,
+				    .limit = room_end < c->target ? room_end : c->target };
+}
+
+static inline bool psched_burst_fits(const struct psched_burst *r)
+{
+	return r->posted < r->limit;
+}
+
+/* The WR about to go: 0 if unsignalled, else how many WRs its completion
+ * retires. */
+static inline uint32_t psched_burst_covers(const struct psched_burst *r)
+{
+	uint64_t u = r->posted - r->signaled + 1;
+
+	return u >= r->sig_at || r->posted + 1 == r->target ? (uint32_t)u : 0;
+}
+
+static inline void psched_burst_commit(struct psched_burst *r, uint32_t covers)
+{
+	r->posted++;
+	if (covers) {
+		r->signaled = r->posted;
+		r->signals++;
+	}
+}
+
+static inline void psched_burst_end(const struct psched_burst *r, struct psched_qp *c)
+{
+	c->posted = r->posted;
+	c->signaled = r->signaled;
+	c->signals = r->signals;
 }
 
 #endif

@@ -1,4 +1,4 @@
-#include "postsched.h"
+#include "engine/postsched.h"
 
 /*
  * The -Q a size runs with.  Without -Q, ask for a completion at least every
@@ -19,6 +19,7 @@ void psched_init(struct psched *p, unsigned depth, unsigned list, unsigned cq_mo
 {
 	*p = (struct psched){ .depth = depth, .list = list, .cq_mod = cq_mod ? cq_mod : 1,
 			      .keep = list < depth ? depth - list : 0 };
+	p->sig_at = p->cq_mod < p->keep + 1 ? p->cq_mod : p->keep + 1;
 }
 
 void psched_qp_init(struct psched_qp *c, uint64_t target)

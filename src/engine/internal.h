@@ -1,0 +1,204 @@
+/*
+ * What the engine's files share: the watch over a loop (stalls, a lost
+ * peer, SIGINT), work-request templates and their addresses, the window of
+ * a duration run, and the receive side's state.  Not for callers outside
+ * src/engine/: they use loops.h.
+ */
+#ifndef RB_ENGINE_INTERNAL_H
+#define RB_ENGINE_INTERNAL_H
+
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "engine/loops.h"
+#include "engine/postsched.h"
+
+#define POLL_BATCH 16
+#define IDLE_CHECK_MASK 1023u
+#define IDLE_YIELD_MASK 63u     /* a side sharing its one CPU yields this often */
+#define BUSY_CHECK_BYTES (1u << 20)
+#define BUSY_MSG_WEIGHT 4096u
+#define WR_ID(qp, n) (((uint64_t)(qp) << 32) | (uint32_t)(n))
+#define WR_QP(id) ((int)((id) >> 32))
+#define WR_COUNT(id) ((uint32_t)(id))
+
+/* Watching for a stalled queue, a lost peer and SIGINT without reading the
+ * clock on every poll. */
+struct watch {
+	struct rb_session *s;
+	const char *what;
+	uint64_t last_ns;
+	unsigned idle;
+	uint64_t busy;              /* weighted completions since the last heartbeat check */
+	bool progressed;
+};
+
+void watch_init(struct watch *w, struct rb_session *s, const char *what);
+int watch_idle(struct watch *w);
+void heartbeat(struct rb_session *s, uint64_t now);
+int peer_done(struct rb_session *s);
+int loop_end(int err, struct rb_measure *m);
+
+/* n completions reset the idle count.  A side that never idles (a streaming
+ * bandwidth client) still sends its heartbeat: the clock is read about once
+ * per MiB moved (or 256 small messages), however large the messages are. */
+static inline void watch_progress(struct watch *w, int n)
+{
+	w->progressed = true;
+	w->idle = 0;
+	w->busy += (uint64_t)n * (w->s->size + BUSY_MSG_WEIGHT);
+	if (w->busy >= BUSY_CHECK_BYTES) {
+		w->busy = 0;
+		heartbeat(w->s, clock_now_ns());
+	}
+}
+
+static inline void busy_wait(uint64_t ns)
+{
+	uint64_t until = clock_now_ns() + ns;
+
+	while (ns && clock_now_ns() < until)
+		;
+}
+
+static inline void test_delay(const struct rb_session *s)
+{
+#ifdef RB_TEST_DELAY
+	busy_wait(s->test_delay_ns);
+#else
+	(void)s;
+#endif
+}
+
+/* A posting side that leaves the start barrier late (t_24: the receiver's
+ * window must not include the wait). */
+static inline void test_start_delay(const struct rb_session *s)
+{
+#ifdef RB_TEST_DELAY
+	busy_wait(s->test_start_delay_ns);
+#else
+	(void)s;
+	(void)busy_wait;
+#endif
+}
+
+
+int cq_poll(struct rb_session *s, struct ibv_cq *cq, struct ibv_wc *wc, int max, bool may_sleep);
+const char *verb_name(enum rb_verb v);
+int wc_check(const struct rb_session *s, const struct ibv_wc *wc, const char *what);
+int check_post(int err, const struct rb_session *s, const char *call);
+
+/* ---- work request templates ---- */
+
+struct post_set {
+	struct ibv_send_wr *wr;     /* n QPs x post_list, chained per QP */
+	struct ibv_sge *sge;
+	unsigned list;
+	unsigned base_flags;
+	/* Where the k-th WR of a QP lands (loop_addr_slots), worked out once a
+	 * size so that the hot path has no division: slot_mask is slots - 1
+	 * when that is a power of two (atomics, sizes up to 64 B), else 0. */
+	uint64_t slots, stride, slot_mask;
+	bool cas;                   /* compare-and-swap operands per WR */
+	bool remote;                /* a remote address per WR (RDMA and atomics, not UD) */
+};
+
+int post_set_init(struct post_set *p, const struct rb_session *s, unsigned list);
+void post_set_free(struct post_set *p);
+int atomic_check(const struct rb_session *s, int i, uint64_t k);
+int atomic_check_all(const struct rb_session *s, int i, uint64_t posted);
+
+/*
+ * Operands of the k-th WR of a QP: its addresses (above) and, for atomics,
+ * its values.  Atomics check themselves: every slot of the peer's target
+ * starts at 0 (loop_prepare), so operation k finds k / slots in its slot:
+ * fetch-and-add adds 1; compare-and-swap compares with k / slots and swaps
+ * in one more, so every one of them swaps.  Either returns what it found
+ * into slot k mod slots of the sender's area.
+ */
+static inline void wr_operands(const struct rb_session *s, const struct post_set *p, int i,
+			       struct ibv_send_wr *wr, uint64_t k)
+{
+	uint64_t off;
+
+	if (p->cas) {
+		wr->wr.atomic.compare_add = k / p->slots;
+		wr->wr.atomic.swap = k / p->slots + 1;
+	}
+	if (p->slots == 1)
+		return;
+	off = (p->slot_mask ? k & p->slot_mask : k % p->slots) * p->stride;
+	wr->sg_list->addr = (uintptr_t)qps_send_area(&s->q, i) + off;
+	/* atomic.remote_addr and rdma.remote_addr share their place */
+	if (p->remote)
+		wr->wr.rdma.remote_addr = qps_remote_addr(&s->q, i) + off;
+}
+
+/*
+ * wr_operands for a burst on one QP, with what does not change per WR in
+ * registers: the base addresses and, for compare-and-swap, the operands
+ * (wr_cycle_set falls back to wr_operands for those).
+ */
+struct wr_cycle {
+	const struct rb_session *s;
+	const struct post_set *p;
+	uint64_t local, remote, mask, stride;
+	int i;
+	bool simple;                /* no compare-and-swap, a power-of-two slot count above 1 */
+	bool remote_on;             /* post_set's remote */
+};
+
+static inline struct wr_cycle wr_cycle_init(const struct rb_session *s, const struct post_set *p,
+					    int i)
+{
+	return (struct wr_cycle){ .s = s, .p = p, .i = i, .mask = p->slot_mask, .stride = p->stride,
+				  .local = (uintptr_t)qps_send_area(&s->q, i),
+				  .remote = qps_remote_addr(&s->q, i),
+				  .simple = !p->cas && p->slots > 1 && p->slot_mask,
+				  .remote_on = p->remote };
+}
+
+static inline void wr_cycle_set(const struct wr_cycle *cy, struct ibv_send_wr *wr, uint64_t k)
+{
+	uint64_t off = (k & cy->mask) * cy->stride;
+
+	if (!cy->simple) {
+		wr_operands(cy->s, cy->p, cy->i, wr, k);
+		return;
+	}
+	wr->sg_list->addr = cy->local + off;
+	if (cy->remote_on)
+		wr->wr.rdma.remote_addr = cy->remote + off;
+}
+
+/* The window of a duration run: warm-up, then measure, then stop. */
+struct window {
+	uint64_t t0, begin_ns, end_ns;
+	uint64_t begin_msgs, end_msgs;
+	uint64_t begin_rx, end_rx;      /* -b with sends: the receives */
+	int phase;                      /* 0 warm-up, 1 measuring, 2 done */
+};
+
+void window_init_at(struct window *win, const struct rb_session *s, uint64_t t0);
+void window_init(struct window *win, const struct rb_session *s);
+bool window_tick_rx(struct window *win, const struct rb_session *s, uint64_t msgs, uint64_t rx);
+bool window_tick(struct window *win, const struct rb_session *s, uint64_t msgs);
+void window_close_rx(struct window *win, uint64_t end_ns, uint64_t msgs, uint64_t rx);
+void window_close(struct window *win, uint64_t end_ns, uint64_t msgs);
+void measure_window(struct rb_measure *m, const struct window *win, uint64_t size);
+
+struct recv_state {
+	uint64_t total, target;
+	uint64_t probe_ns;              /* until the first arrival: when the last poll began */
+	uint64_t first_ns, last_ns;     /* the window: the poll that found the first, the last */
+};
+
+int recv_post(struct rb_session *s, int i);
+int recv_reap(struct rb_session *s, struct recv_state *r, struct watch *w, bool may_sleep);
+int recv_drain(struct rb_session *s, struct recv_state *r);
+
+#endif

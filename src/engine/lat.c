@@ -1,0 +1,244 @@
+/*
+ * Latency: one operation in flight; send and RDMA write ping-pongs, and
+ * read and atomics, whose own completion ends each sample.
+ */
+#include "engine/internal.h"
+
+#include <arpa/inet.h>
+
+#include "log.h"
+
+/* ---- latency ---- */
+
+static int wait_cq(struct rb_session *s, struct ibv_cq *cq, struct ibv_wc *wc, struct watch *w,
+		   const char *what)
+{
+	int n, err;
+
+	while ((n = cq_poll(s, cq, wc, 1, true)) == 0) {
+		err = watch_idle(w);
+		if (err)
+			return err;
+	}
+	if (n < 0)
+		return check_post(-n, s, "ibv_poll_cq");
+	watch_progress(w, 1);
+	if (cq == s->q.recv_cq)
+		s->recvs_outstanding--;
+	return wc_check(s, wc, what);
+}
+
+static int lat_post_one(struct rb_session *s, struct post_set *p, bool last)
+{
+	struct ibv_send_wr *wr = &p->wr[0], *bad;
+
+	wr->send_flags = p->base_flags | IBV_SEND_SIGNALED;
+	if (last && wr->opcode == IBV_WR_SEND) {
+		wr->opcode = IBV_WR_SEND_WITH_IMM;
+		wr->imm_data = htonl(1);
+	}
+	test_delay(s);
+	return check_post(ibv_post_send(s->q.qp[0], wr, &bad), s, "ibv_post_send");
+}
+
+struct lat_run {
+	uint64_t k, t0;
+	struct window win;
+};
+
+/* Should the ping about to go be the last one? */
+static bool lat_is_last(const struct rb_session *s, struct lat_run *l)
+{
+	if (rb_stop)
+		return true;
+	if (s->duration_ns)
+		return window_tick(&l->win, s, l->k);
+	return l->k + 1 >= s->warmup_iters + s->iters;
+}
+
+static void lat_record(const struct rb_session *s, struct lat_run *l, struct rb_measure *m, uint64_t ns)
+{
+	bool in_window = s->duration_ns ? l->win.phase == 1 : l->k >= s->warmup_iters;
+
+	if (!in_window)
+		return;
+	if (!s->duration_ns)
+		samples_push(&m->samples, ns);
+	histogram_record(m->hist, ns);
+}
+
+static void lat_finish(const struct rb_session *s, struct lat_run *l, struct rb_measure *m)
+{
+	uint64_t now = clock_now_ns();
+
+	if (s->duration_ns)
+		window_close(&l->win, now, l->k);
+	m->start_ns = s->duration_ns ? l->win.begin_ns : l->win.t0;
+	m->end_ns = s->duration_ns ? l->win.end_ns : now;
+	m->msgs = histogram_count(m->hist);
+	m->bytes = m->msgs * s->size;
+	m->measured = true;
+	m->partial = rb_stop != 0;
+}
+
+int loop_lat_send_ping(struct rb_session *s, struct rb_measure *m)
+{
+	struct post_set p;
+	struct lat_run l = { 0 };
+	struct ibv_wc wc;
+	struct watch w;
+	bool last = false;
+	int err = post_set_init(&p, s, 1);
+
+	watch_init(&w, s, "send ping-pong");
+	window_init(&l.win, s);
+	for (; !err && !last; l.k++) {
+		last = lat_is_last(s, &l);
+		l.t0 = clock_now_ns();
+		err = lat_post_one(s, &p, last);
+		if (!err)
+			err = wait_cq(s, s->q.recv_cq, &wc, &w, "receive");
+		if (!err)
+			lat_record(s, &l, m, clock_now_ns() - l.t0);
+		if (!err && !last)
+			err = recv_post(s, 0);
+		if (!err)
+			err = wait_cq(s, s->q.send_cq, &wc, &w, "send");
+	}
+	lat_finish(s, &l, m);
+	post_set_free(&p);
+	return loop_end(err, m);
+}
+
+int loop_lat_send_pong(struct rb_session *s, struct rb_measure *m)
+{
+	struct post_set p;
+	struct ibv_wc wc;
+	struct watch w;
+	bool last = false;
+	int err = post_set_init(&p, s, 1);
+
+	(void)m;
+	watch_init(&w, s, "send ping-pong");
+	while (!err && !last) {
+		err = wait_cq(s, s->q.recv_cq, &wc, &w, "receive");
+		if (err)
+			break;
+		last = wc.wc_flags & IBV_WC_WITH_IMM;
+		err = lat_post_one(s, &p, false);
+		if (!err && !last)
+			err = recv_post(s, 0);
+		if (!err)
+			err = wait_cq(s, s->q.send_cq, &wc, &w, "send");
+	}
+	post_set_free(&p);
+	return loop_end(err, m);
+}
+
+/* RDMA write ping-pong: the last byte of each message carries a sequence
+ * number (1..254, 255 marks the last message); each side spins on its own
+ * receive area until the expected value lands. */
+#define SEQ_LAST 255
+
+static uint8_t seq_of(uint64_t k)
+{
+	return (uint8_t)(k % 254 + 1);
+}
+
+static int spin_for(struct rb_session *s, uint8_t want, struct watch *w, bool *last)
+{
+	volatile uint8_t *slot = (volatile uint8_t *)qps_recv_area(&s->q, 0) + s->size - 1;
+	uint8_t got;
+	int err;
+
+	while ((got = *slot) != want && got != SEQ_LAST) {
+		err = watch_idle(w);
+		if (err)
+			return err;
+	}
+	watch_progress(w, 1);
+	*last = got == SEQ_LAST;
+	return 0;
+}
+
+static int write_one(struct rb_session *s, struct post_set *p, uint8_t seq, struct watch *w)
+{
+	struct ibv_wc wc;
+
+	((uint8_t *)qps_send_area(&s->q, 0))[s->size - 1] = seq;
+	return lat_post_one(s, p, false) ? -EIO :
+	       wait_cq(s, s->q.send_cq, &wc, w, "RDMA write");
+}
+
+int loop_lat_write_ping(struct rb_session *s, struct rb_measure *m)
+{
+	struct post_set p;
+	struct lat_run l = { 0 };
+	struct watch w;
+	bool last = false, echoed;
+	int err = post_set_init(&p, s, 1);
+
+	watch_init(&w, s, "write ping-pong");
+	window_init(&l.win, s);
+	for (; !err && !last; l.k++) {
+		uint8_t seq;
+
+		last = lat_is_last(s, &l);
+		seq = last ? SEQ_LAST : seq_of(l.k);
+		l.t0 = clock_now_ns();
+		err = write_one(s, &p, seq, &w);
+		if (!err)
+			err = spin_for(s, seq, &w, &echoed);
+		if (!err)
+			lat_record(s, &l, m, clock_now_ns() - l.t0);
+	}
+	lat_finish(s, &l, m);
+	post_set_free(&p);
+	return loop_end(err, m);
+}
+
+int loop_lat_write_pong(struct rb_session *s, struct rb_measure *m)
+{
+	struct post_set p;
+	struct watch w;
+	bool last = false;
+	int err = post_set_init(&p, s, 1);
+
+	watch_init(&w, s, "write ping-pong");
+	for (uint64_t k = 0; !err && !last; k++) {
+		err = spin_for(s, seq_of(k), &w, &last);
+		if (!err)
+			err = write_one(s, &p, last ? SEQ_LAST : seq_of(k), &w);
+	}
+	post_set_free(&p);
+	return loop_end(err, m);
+}
+
+int loop_lat_oneside(struct rb_session *s, struct rb_measure *m)
+{
+	struct post_set p;
+	struct lat_run l = { 0 };
+	struct ibv_wc wc;
+	struct watch w;
+	bool last = false;
+	int err = post_set_init(&p, s, 1);
+
+	watch_init(&w, s, verb_name(s->bench->verb));
+	window_init(&l.win, s);
+	for (; !err && !last; l.k++) {
+		last = lat_is_last(s, &l);
+		l.t0 = clock_now_ns();
+		heartbeat(s, l.t0);
+		wr_operands(s, &p, 0, &p.wr[0], l.k);
+		err = lat_post_one(s, &p, false);
+		if (!err)
+			err = wait_cq(s, s->q.send_cq, &wc, &w, verb_name(s->bench->verb));
+		if (!err)
+			lat_record(s, &l, m, clock_now_ns() - l.t0);
+		if (!err)
+			err = atomic_check(s, 0, l.k);
+	}
+	lat_finish(s, &l, m);
+	post_set_free(&p);
+	return loop_end(err, m);
+}

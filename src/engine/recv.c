@@ -1,0 +1,189 @@
+/*
+ * The passive side: receives (the send receiver's loop and the receives
+ * every send test posts before its start barrier) and the target of
+ * writes, reads and atomics, which only waits for the peer's DONE.
+ */
+#include "engine/internal.h"
+
+#include <math.h>
+
+#include "log.h"
+#include "oob.h"
+
+/* ---- receives ---- */
+
+int recv_post(struct rb_session *s, int i)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)qps_recv_area(&s->q, i),
+		.length = (uint32_t)s->q.max_size + (s->q.tr == TR_UD ? RB_UD_GRH : 0),
+		.lkey = s->q.mr->lkey,
+	};
+	struct ibv_recv_wr wr = { .wr_id = (uint64_t)i, .sg_list = &sge, .num_sge = 1 }, *bad;
+
+	int err = ibv_post_recv(s->q.qp[i], &wr, &bad);
+
+	if (!err)
+		s->recvs_outstanding++;
+	return check_post(err, s, "ibv_post_recv");
+}
+
+static bool side_receives(const struct rb_session *s)
+{
+	if (s->bench->verb != VERB_SEND)
+		return false;
+	return s->bench->metric == METRIC_LAT || s->opt->bidir || !s->is_client;
+}
+
+int loop_prepare(struct rb_session *s)
+{
+	s->peer_done = false;
+	s->done_sent = false;
+	s->heartbeat_ns = 0;        /* the client's first heartbeat goes out at once */
+	if (s->bench->verb == VERB_WRITE && s->bench->metric == METRIC_LAT)
+		for (int i = 0; i < s->q.n; i++)
+			memset(qps_recv_area(&s->q, i), 0, s->size);
+	if (s->bench->verb == VERB_ATOMIC)     /* the target slots start at 0 */
+		for (int i = 0; i < s->q.n; i++)
+			memset(qps_recv_area(&s->q, i), 0, RB_CYCLE_BYTES);
+	if (!side_receives(s))
+		return 0;
+	while (s->recvs_outstanding < s->opt->rx_depth * (unsigned)s->q.n) {
+		int err = recv_post(s, (int)(s->recvs_outstanding % (unsigned)s->q.n));
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Count n receive completions and post a receive for each. */
+static int recv_complete(struct rb_session *s, struct recv_state *r, const struct ibv_wc *wc, int n)
+{
+	int err;
+
+	r->last_ns = clock_now_ns();
+	if (!r->first_ns)
+		r->first_ns = r->probe_ns ? r->probe_ns : r->last_ns;
+	for (int k = 0; k < n; k++) {
+		if (wc_check(s, &wc[k], "receive"))
+			return -EIO;
+		r->total++;
+		s->recvs_outstanding--;
+		err = recv_post(s, (int)wc[k].wr_id);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int recv_reap(struct rb_session *s, struct recv_state *r, struct watch *w, bool may_sleep)
+{
+	struct ibv_wc wc[POLL_BATCH];
+	int n, err;
+
+	if (!r->first_ns)
+		r->probe_ns = clock_now_ns();
+	n = cq_poll(s, s->q.recv_cq, wc, POLL_BATCH, may_sleep);
+	if (n < 0)
+		return check_post(-n, s, "ibv_poll_cq");
+	if (n == 0) {
+		err = watch_idle(w);
+		return err == -ECANCELED ? 0 : err;
+	}
+	watch_progress(w, n);
+	err = recv_complete(s, r, wc, n);
+	return err ? err : rb_stop ? -EINTR : 0;    /* SIGINT while traffic still flows */
+}
+
+/*
+ * The sender's DONE can come between a poll that found the CQ empty and the
+ * look at the OOB channel, with its last messages already received: count
+ * what the CQ holds before stopping.
+ */
+int recv_drain(struct rb_session *s, struct recv_state *r)
+{
+	struct ibv_wc wc[POLL_BATCH];
+	int n = 0, err = 0;
+
+	while (!err && r->total < r->target && (n = ibv_poll_cq(s->q.recv_cq, POLL_BATCH, wc)) > 0)
+		err = recv_complete(s, r, wc, n);
+	return err ? err : n < 0 ? check_post(-n, s, "ibv_poll_cq") : 0;
+}
+
+/*
+ * The receiver's clock starts at the first arrival, as perftest's
+ * (perftest_resources.c set_on_first_rx_packet): the time the sender takes
+ * to leave the start barrier is not the receiver's.  Precisely, when the
+ * poll that found the first message began, so that the window holds every
+ * message it counts (perftest's starts after that poll: a run whose
+ * messages all come in one poll would have no window).  -D: the warm-up
+ * starts there too.
+ */
+int loop_bw_recv(struct rb_session *s, struct rb_measure *m)
+{
+	struct recv_state r = { .target = s->iters ? s->iters * (uint64_t)s->q.n : UINT64_MAX };
+	struct window win;
+	struct watch w;
+	int err = 0;
+
+	watch_init(&w, s, "receiving");
+	window_init(&win, s);
+	r.last_ns = win.t0;
+	while (!err && r.total < r.target && !s->peer_done) {
+		bool first = !r.first_ns;
+
+		err = recv_reap(s, &r, &w, true);
+		if (first && r.first_ns)
+			window_init_at(&win, s, r.first_ns);
+		if (s->duration_ns && win.phase < 2 && r.first_ns)
+			window_tick(&win, s, r.total);
+	}
+	if (!err && s->peer_done)
+		err = recv_drain(s, &r);
+	err = loop_end(err, m);
+	if (s->duration_ns) {
+		window_close(&win, r.last_ns, r.total);
+		measure_window(m, &win, s->size);
+	} else {
+		m->start_ns = r.first_ns ? r.first_ns : win.t0;
+		m->end_ns = r.last_ns;
+		m->msgs = r.total;
+		m->bytes = r.total * s->size;
+		m->peak_bps = NAN;
+		m->measured = true;
+	}
+	return err;
+}
+
+int loop_passive(struct rb_session *s, struct rb_measure *m)
+{
+	struct watch w;
+	int done;
+
+	(void)m;
+	watch_init(&w, s, "waiting for the peer");
+	s->heartbeat_ns = clock_now_ns();
+	for (;;) {
+		int ready;
+
+		if (rb_stop) {
+			m->partial = true;
+			return 0;
+		}
+		ready = oob_chan_wait(s->chan, 100);
+		if (ready < 0)
+			return ready;
+		done = peer_done(s);
+		if (done < 0)
+			log_err("%s at size %llu: the peer is gone (it failed or was killed)", w.what,
+				(unsigned long long)s->size);
+		if (done)
+			return done < 0 ? done : 0;
+		if (clock_now_ns() - s->heartbeat_ns > (uint64_t)(s->opt->timeout_s * 1e9)) {
+			log_err("%s at size %llu: no word from the peer for %.1f s (stalled or gone; --timeout sets the limit)",
+				w.what, (unsigned long long)s->size, s->opt->timeout_s);
+			return -ETIMEDOUT;
+		}
+	}
+}

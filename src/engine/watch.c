@@ -1,0 +1,107 @@
+/*
+ * The watch over every loop: a stalled queue, a lost peer, SIGINT and the
+ * heartbeat of a side whose peer only serves its memory, without reading
+ * the clock on every poll.
+ */
+#include "engine/internal.h"
+
+#include <sched.h>
+
+#include "log.h"
+#include "oob.h"
+
+void watch_init(struct watch *w, struct rb_session *s, const char *what)
+{
+	*w = (struct watch){ .s = s, .what = what, .last_ns = clock_now_ns() };
+	heartbeat(s, w->last_ns);
+}
+
+/* The peer sent DONE (1), nothing yet (0), or the channel failed (-errno). */
+int peer_done(struct rb_session *s)
+{
+	uint8_t buf[64];
+	uint32_t len;
+	uint16_t type;
+
+	if (s->peer_done)
+		return 1;
+	if (oob_chan_wait(s->chan, 0) <= 0)
+		return 0;
+	if (oob_chan_recv(s->chan, &type, buf, sizeof(buf), &len, 1000))
+		return -ECONNRESET;
+	/* a READY during a measurement is the active peer's heartbeat */
+	if (type == WIRE_READY) {
+		s->heartbeat_ns = clock_now_ns();
+		return 0;
+	}
+	if (type != WIRE_DONE) {
+		log_err("OOB: expected DONE from the peer, got %s", wire_type_name(type));
+		return -EPROTO;
+	}
+	s->peer_done = true;
+	return 1;
+}
+
+/*
+ * A side whose peer only serves its memory (write, read and atomic targets)
+ * tells it once a second that it is alive, so a stalled client (SIGSTOP, a
+ * hung host) is told apart from a long run.  The first one goes out with the
+ * loop's first look (heartbeat_ns starts at 0 for each size).
+ */
+void heartbeat(struct rb_session *s, uint64_t now)
+{
+	if (!s->is_client || s->bench->server != loop_passive || s->opt->bidir ||
+	    (s->heartbeat_ns && now - s->heartbeat_ns < NSEC_PER_SEC))
+		return;
+	s->heartbeat_ns = now;
+	oob_chan_send(s->chan, WIRE_READY, NULL, 0, 1000);
+}
+
+int watch_idle(struct watch *w)
+{
+	uint64_t now;
+
+	if (rb_stop)
+		return -EINTR;
+	if (w->s->peer_done)
+		return -ECANCELED;
+	if ((++w->idle & IDLE_CHECK_MASK) && !w->s->q.chan) {
+		/* Two busy-polling sides on one CPU take turns at the tick (4 ms)
+		 * unless the idle one steps aside: 8 ms ping-pongs otherwise. */
+		if (w->s->place.shares_cpu && !(w->idle & IDLE_YIELD_MASK))
+			sched_yield();
+		return 0;
+	}
+	switch (peer_done(w->s)) {
+	case 0: break;
+	/* DONE can overtake a completion (or a write) that landed after the
+	 * caller's last look: it looks once more before ending (-ECANCELED). */
+	case 1: return 0;
+	default:
+		log_err("%s at size %llu: the peer is gone (it failed or was killed)", w->what,
+			(unsigned long long)w->s->size);
+		return -ECONNRESET;
+	}
+	now = clock_now_ns();
+	heartbeat(w->s, now);
+	if (w->progressed) {
+		w->progressed = false;
+		w->last_ns = now;
+		return 0;
+	}
+	if (now - w->last_ns > (uint64_t)(w->s->opt->timeout_s * 1e9)) {
+		log_err("%s: nothing completed for %.1f s at size %llu (peer gone or stalled; --timeout sets the limit)",
+			w->what, (double)(now - w->last_ns) / 1e9, (unsigned long long)w->s->size);
+		return -ETIMEDOUT;
+	}
+	return 0;
+}
+
+/* SIGINT, or the peer stopping first, ends a loop with what it measured. */
+int loop_end(int err, struct rb_measure *m)
+{
+	if (err != -EINTR && err != -ECANCELED)
+		return err;
+	m->partial = true;
+	return 0;
+}

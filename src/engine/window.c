@@ -1,0 +1,80 @@
+/*
+ * The window of a duration run (-D): warm-up, then measure, then stop,
+ * advanced with the message counts a loop already keeps.
+ */
+#include "engine/internal.h"
+
+/* A window that starts (its warm-up first) at t0. */
+void window_init_at(struct window *win, const struct rb_session *s, uint64_t t0)
+{
+	*win = (struct window){ .t0 = t0, .begin_ns = t0 };
+	win->phase = s->duration_ns ? 0 : 1;
+	if (s->duration_ns && !s->warmup_ns)
+		win->phase = 1;
+}
+
+void window_init(struct window *win, const struct rb_session *s)
+{
+	window_init_at(win, s, clock_now_ns());
+}
+
+/* Advance the window with the messages counted so far (and the receives
+ * of -b with sends); true once done. */
+bool window_tick_rx(struct window *win, const struct rb_session *s, uint64_t msgs,
+			   uint64_t rx)
+{
+	uint64_t now = clock_now_ns();
+
+	if (win->phase == 0 && now - win->t0 >= s->warmup_ns) {
+		win->phase = 1;
+		win->begin_ns = now;
+		win->begin_msgs = msgs;
+		win->begin_rx = rx;
+	}
+	if (win->phase == 1 && now - win->t0 >= s->duration_ns) {
+		win->phase = 2;
+		win->end_ns = now;
+		win->end_msgs = msgs;
+		win->end_rx = rx;
+	}
+	return win->phase == 2;
+}
+
+bool window_tick(struct window *win, const struct rb_session *s, uint64_t msgs)
+{
+	return window_tick_rx(win, s, msgs, 0);
+}
+
+/*
+ * The loop ended before the window did (the peer stopped first, SIGINT):
+ * the window closes at end_ns with msgs.  One that never opened (still in
+ * warm-up) measured nothing: it is empty, and the run says so.
+ */
+void window_close_rx(struct window *win, uint64_t end_ns, uint64_t msgs, uint64_t rx)
+{
+	if (win->phase == 2)
+		return;
+	if (win->phase == 0) {
+		win->begin_ns = end_ns;
+		win->begin_msgs = msgs;
+		win->begin_rx = rx;
+	}
+	win->phase = 2;
+	win->end_ns = end_ns;
+	win->end_msgs = msgs;
+	win->end_rx = rx;
+}
+
+void window_close(struct window *win, uint64_t end_ns, uint64_t msgs)
+{
+	window_close_rx(win, end_ns, msgs, 0);
+}
+
+void measure_window(struct rb_measure *m, const struct window *win, uint64_t size)
+{
+	m->start_ns = win->begin_ns;
+	m->end_ns = win->end_ns;
+	m->msgs = win->end_msgs - win->begin_msgs;
+	m->bytes = m->msgs * size;
+	m->measured = true;
+}

@@ -1,0 +1,208 @@
+/*
+ * Work requests and completions: the templates a loop posts, the address
+ * of each operation (perftest's buffer cycling), the atomics' self-check,
+ * and polling with its error reports.
+ */
+#include "engine/internal.h"
+
+#include <poll.h>
+#include <stddef.h>
+
+#include "log.h"
+
+/*
+ * Poll a CQ; with -e and may_sleep, sleep on the completion channel (100 ms
+ * at most).  A loop that could still post must not sleep: the next
+ * completion may be cq_mod posts away.  With -b one loop waits for sends
+ * and receives: both CQs are armed (they share the channel).
+ */
+int cq_poll(struct rb_session *s, struct ibv_cq *cq, struct ibv_wc *wc, int max,
+		   bool may_sleep)
+{
+	struct ibv_comp_channel *chan = s->q.chan;
+	struct pollfd p;
+	struct ibv_cq *ev_cq;
+	void *ev_ctx;
+	int n = ibv_poll_cq(cq, max, wc);
+
+	if (n || !chan || !may_sleep)
+		return n;
+	if (ibv_req_notify_cq(cq, 0))
+		return -EIO;
+	if (s->opt->bidir && ibv_req_notify_cq(cq == s->q.send_cq ? s->q.recv_cq : s->q.send_cq, 0))
+		return -EIO;
+	n = ibv_poll_cq(cq, max, wc);
+	if (n)
+		return n;
+	p = (struct pollfd){ .fd = chan->fd, .events = POLLIN };
+	if (poll(&p, 1, 100) <= 0)
+		return 0;
+	if (ibv_get_cq_event(chan, &ev_cq, &ev_ctx) == 0)
+		ibv_ack_cq_events(ev_cq, 1);
+	return ibv_poll_cq(cq, max, wc);
+}
+
+const char *verb_name(enum rb_verb v)
+{
+	switch (v) {
+	case VERB_SEND: return "send";
+	case VERB_WRITE: return "RDMA write";
+	case VERB_READ: return "RDMA read";
+	case VERB_ATOMIC: return "atomic";
+	}
+	return "?";
+}
+
+int wc_check(const struct rb_session *s, const struct ibv_wc *wc, const char *what)
+{
+	if (wc->status == IBV_WC_SUCCESS)
+		return 0;
+	log_err("%s completion error on QPN 0x%06x at size %llu: %s (%d): %s", what, wc->qp_num,
+		(unsigned long long)s->size, ibv_wc_status_str(wc->status), wc->status,
+		qps_wc_hint(wc->status));
+	return -EIO;
+}
+
+int check_post(int err, const struct rb_session *s, const char *call)
+{
+	if (err)
+		log_err("%s failed at size %llu: %s", call, (unsigned long long)s->size, strerror(err));
+	return -err;
+}
+
+static enum ibv_wr_opcode verb_opcode(const struct rb_session *s)
+{
+	switch (s->bench->verb) {
+	case VERB_WRITE: return IBV_WR_RDMA_WRITE;
+	case VERB_READ: return IBV_WR_RDMA_READ;
+	case VERB_ATOMIC:
+		return s->opt->atomic_op == ATOMIC_CMP_SWAP ? IBV_WR_ATOMIC_CMP_AND_SWP
+							    : IBV_WR_ATOMIC_FETCH_AND_ADD;
+	case VERB_SEND: break;
+	}
+	return IBV_WR_SEND;
+}
+
+static void post_fill(const struct rb_session *s, int i, struct ibv_send_wr *wr, struct ibv_sge *sge)
+{
+	const struct rb_qps *q = &s->q;
+
+	sge->addr = (uintptr_t)qps_send_area(q, i);
+	sge->length = s->bench->verb == VERB_ATOMIC ? 8 : (uint32_t)s->size;
+	sge->lkey = q->mr->lkey;
+	wr->sg_list = sge;
+	wr->num_sge = 1;
+	wr->opcode = verb_opcode(s);
+	if (q->tr == TR_UD) {
+		wr->wr.ud.ah = q->ah[i];
+		wr->wr.ud.remote_qpn = q->remote[i].qpn;
+		wr->wr.ud.remote_qkey = RB_UD_QKEY;
+	} else if (s->bench->verb == VERB_ATOMIC) {
+		wr->wr.atomic.remote_addr = qps_remote_addr(q, i);
+		wr->wr.atomic.rkey = q->remote[i].rkey;
+		wr->wr.atomic.compare_add = 1;
+		wr->wr.atomic.swap = 0;
+	} else {
+		wr->wr.rdma.remote_addr = qps_remote_addr(q, i);
+		wr->wr.rdma.rkey = q->remote[i].rkey;
+	}
+}
+
+_Static_assert(offsetof(struct ibv_send_wr, wr.atomic.remote_addr) ==
+	       offsetof(struct ibv_send_wr, wr.rdma.remote_addr), "wr_operands sets either through rdma");
+
+int post_set_init(struct post_set *p, const struct rb_session *s, unsigned list)
+{
+	size_t n = (size_t)s->q.n * list;
+	bool can_inline = s->bench->verb == VERB_SEND || s->bench->verb == VERB_WRITE;
+
+	p->list = list;
+	p->wr = calloc(n, sizeof(*p->wr));
+	p->sge = calloc(n, sizeof(*p->sge));
+	if (!p->wr || !p->sge)
+		return -ENOMEM;
+	p->base_flags = can_inline && s->size <= s->q.max_inline ? IBV_SEND_INLINE : 0;
+	p->slots = loop_addr_slots(s);
+	p->stride = loop_addr_stride(s);
+	p->slot_mask = (p->slots & (p->slots - 1)) ? 0 : p->slots - 1;
+	p->cas = s->bench->verb == VERB_ATOMIC && s->opt->atomic_op == ATOMIC_CMP_SWAP;
+	p->remote = s->bench->verb != VERB_SEND && s->q.tr != TR_UD;
+	for (int i = 0; i < s->q.n; i++)
+		for (unsigned j = 0; j < list; j++) {
+			size_t k = (size_t)i * list + j;
+
+			post_fill(s, i, &p->wr[k], &p->sge[k]);
+			p->wr[k].next = j + 1 < list ? &p->wr[k + 1] : NULL;
+		}
+	return 0;
+}
+
+void post_set_free(struct post_set *p)
+{
+	free(p->wr);
+	free(p->sge);
+}
+
+/*
+ * Addresses, as perftest (perftest_resources.h increase_loc_addr /
+ * increase_rem_addr): the k-th operation of a QP (from 0) uses offset
+ * (k mod slots) x stride in its local area and in the peer's, the stride
+ * being the size rounded up to a cache line (perftest's INC()), the slots
+ * those that fit RB_CYCLE_BYTES (perftest's cycle_buffer, a page).  Sizes
+ * above half of it, and latency tests, use one address.  Atomics: 64 slots
+ * a cache line apart (one with --atomic-same-address), latency too.
+ */
+uint64_t loop_addr_stride(const struct rb_session *s)
+{
+	if (s->bench->verb == VERB_ATOMIC || s->size <= RB_LINE_BYTES)
+		return RB_LINE_BYTES;
+	return (s->size + RB_LINE_BYTES - 1) / RB_LINE_BYTES * RB_LINE_BYTES;
+}
+
+uint64_t loop_addr_slots(const struct rb_session *s)
+{
+	if (s->bench->verb == VERB_ATOMIC)
+		return s->opt->atomic_same_address ? 1 : RB_CYCLE_BYTES / RB_LINE_BYTES;
+	if (s->bench->metric == METRIC_LAT || s->size > RB_CYCLE_BYTES / 2)
+		return 1;
+	return RB_CYCLE_BYTES / loop_addr_stride(s);
+}
+
+/* What the k-th operation on QP i returned (the last one to land in its
+ * slot). */
+int atomic_check(const struct rb_session *s, int i, uint64_t k)
+{
+	uint64_t slots = loop_addr_slots(s), want = k / slots, got;
+
+	if (s->bench->verb != VERB_ATOMIC)
+		return 0;
+	memcpy(&got, qps_send_area(&s->q, i) + k % slots * RB_LINE_BYTES, sizeof(got));
+	if (got == want)
+		return 0;
+	log_err("%s at size %llu: operation %llu on QP %d found %llu in its target word (slot %llu of %llu), not %llu (another writer, or the device's atomics are not atomic)",
+		options_atomic_name(s->opt->atomic_op), (unsigned long long)s->size,
+		(unsigned long long)k, i, (unsigned long long)got,
+		(unsigned long long)(k % slots), (unsigned long long)slots, (unsigned long long)want);
+	return -EIO;
+}
+
+/* The last operation in each slot of QP i, after posted of them. */
+int atomic_check_all(const struct rb_session *s, int i, uint64_t posted)
+{
+	uint64_t slots = loop_addr_slots(s);
+	int err = 0;
+
+	for (uint64_t k = posted > slots ? posted - slots : 0; k < posted && !err; k++)
+		err = atomic_check(s, i, k);
+	return err;
+}
+
+/* ---- bandwidth: the posting side ---- */
+
+struct bw_state {
+	struct psched sched;            /* what to post and signal (postsched.h) */
+	struct psched_qp *c;
+	uint64_t total;                 /* completed, all QPs */
+	uint64_t ckpt_every, ckpt_next, ckpt_msgs, ckpt_ns;
+	double peak_bps;
+};
