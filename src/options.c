@@ -28,12 +28,19 @@ static const char *const group_title[G_N] = {
 };
 
 /*
- * One option.  name is the spelling --help shows; the other spelling ('-'
- * and '_' swapped, as perftest users type them) is accepted too.  feature:
- * 0 for every benchmark, else only those with that feature (bench.h): the
- * others reject it (exit 2) and their --help does not list it.  help NULL:
- * an alias, not listed.  The default shown after help comes from
- * options_defaults() (opt_default_text), never typed here.
+ * One option.  name is the spelling --help shows, with dashes; the other
+ * spelling (underscores, as perftest users type them) is accepted too.
+ * feature: 0 for every benchmark, else only those with that feature
+ * (bench.h): the others reject it (exit 2) and their --help does not list
+ * it.  help NULL: an alias, not listed.  The default shown after help comes
+ * from options_defaults() (opt_default_text), never typed here.
+ *
+ * Adding an option: a line below (a letter, or an OPT_* code; its group;
+ * a FEAT_* bit if only some benchmarks take it), a case in options_apply(),
+ * a case in opt_default_text() if options_defaults() gives it a value, its
+ * text in man/gen-options.sh (then run it), its values in the completion if
+ * they are a list.  Both spellings, --help and the tests (tests/cli.sh,
+ * test_options.c: they walk this table) follow by themselves.
  */
 struct opt_desc {
 	const char *name;
