@@ -240,6 +240,20 @@ static int parse_spelt(const char *name, const char *spelt, int has_arg, struct 
 	return rc;
 }
 
+/* Same options: byte for byte, but the -W list by its names (the bytes
+ * after each name's NUL are not the parser's to set). */
+static bool same_options(struct rb_options *a, struct rb_options *b)
+{
+	if (a->counters.n != b->counters.n)
+		return false;
+	for (int i = 0; i < a->counters.n; i++)
+		if (strcmp(a->counters.c[i].key, b->counters.c[i].key))
+			return false;
+	memset(&a->counters, 0, sizeof(a->counters));
+	memset(&b->counters, 0, sizeof(b->counters));
+	return !memcmp(a, b, sizeof(*a));
+}
+
 static void test_spellings(void)
 {
 	struct rb_options a, b;
@@ -258,10 +272,10 @@ static void test_spellings(void)
 			*p = *p == '-' ? '_' : *p;
 		ra = parse_spelt(name, name, has_arg, &a);
 		rb = parse_spelt(name, alt, has_arg, &b);
-		if (ra || rb || memcmp(&a, &b, sizeof(a))) {
+		if (ra || rb || !same_options(&a, &b)) {
 			is_int(ra, 0, name);
 			is_int(rb, 0, alt);
-			ok(!memcmp(&a, &b, sizeof(a)), "both spellings give the same options");
+			ok(false, "--%s and --%s give the same options", name, alt);
 		}
 		n++;
 	}
