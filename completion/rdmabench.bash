@@ -1,4 +1,4 @@
-# bash completion for rdmabench: the eight benchmarks, rb_devices,
+# bash completion for rdmabench: the eight benchmarks, rb_devices, rb_doctor,
 # rb-testbed, rb-plot, rb-compare, rb-campaign, rb-regress, rb-heatmap, rb-wire, rb_mpi.  The options come
 # from the program's own --help each time, so they never drift from the
 # program; only the values of a few options are known here.  Needs no
@@ -182,6 +182,6 @@ _rdmabench()
 }
 
 # Every installed program; Makefile.am links each name to this file.
-_rdmabench_programs="rb_send_bw rb_send_lat rb_write_bw rb_write_lat rb_read_bw rb_read_lat rb_atomic_bw rb_atomic_lat rb_devices rb-testbed rb-plot rb-compare rb-campaign rb-regress rb-heatmap rb-wire rb_mpi"
+_rdmabench_programs="rb_send_bw rb_send_lat rb_write_bw rb_write_lat rb_read_bw rb_read_lat rb_atomic_bw rb_atomic_lat rb_devices rb_doctor rb-testbed rb-plot rb-compare rb-campaign rb-regress rb-heatmap rb-wire rb_mpi"
 # shellcheck disable=SC2086
 complete -F _rdmabench $_rdmabench_programs

@@ -139,6 +139,29 @@ another until SIGINT or SIGTERM.
 Without it the server serves one client and exits with that run's status.
 Either way a client that connects while another is served gets a BUSY message
 at once and exits 1.
+@loopback
+Run the server and the client in one command on this host: the server side
+is a child process of the same program with the same options (the measuring
+threads on different CPUs, as two processes on one host always are), the
+client connects to it over the same code paths as between two hosts
+(localhost for the exchange; with
+.B \-R
+the address of the device's GID, or
+.BR \-\-bind ).
+The client's results go to stdout (or the
+.B \-\-csv
+or
+.B \-\-json
+file); the server's messages go to stderr prefixed
+.RB \(dq PROG " (server):" \(dq.
+The server side is stopped and reaped when the client ends (at most
+.B \-\-timeout
+later) and when this process dies.
+The exit status is the client's, or 1 when the server side failed.
+Not with HOST,
+.B \-\-persistent
+or
+.BR \-\-source\-ip .
 @timeout
 Deadline in seconds, 0.1..3600, default 10, for anything that waits on the
 peer: the client's connection attempts (retried with a backoff of 10\ ms to

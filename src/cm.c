@@ -8,6 +8,7 @@
 #include <rdma/rdma_cma.h>
 
 #include "clock.h"
+#include "explain.h"
 #include "log.h"
 #include "oob.h"
 #include "run.h"
@@ -371,9 +372,12 @@ static int cm_qp_step(struct rb_session *s, int i, enum ibv_qp_state state, cons
 	if (state == IBV_QPS_RTS && !s->is_client)
 		a.max_rd_atomic = (uint8_t)s->q.outs;
 	err = ibv_modify_qp(s->q.qp[i], &a, mask);
-	if (err)
-		log_err("rdma_cm: ibv_modify_qp to %s (QP %d, QPN 0x%06x) failed: %s", name, i,
-			s->q.qp[i]->qp_num, strerror(err));
+	if (err) {
+		const struct explain *e = explain_qp(name, err);
+
+		log_err("rdma_cm: ibv_modify_qp to %s (QP %d, QPN 0x%06x) failed: %s: likely %s; check %s",
+			name, i, s->q.qp[i]->qp_num, strerror(err), e->causes, e->check);
+	}
 	return -err;
 }
 

@@ -17,6 +17,7 @@ enum {
 	OPT_WARMUP_TIME, OPT_NUMA_NODE, OPT_NO_NUMA, OPT_CPU, OPT_HUGEPAGES,
 	OPT_GBITS, OPT_PCTS, OPT_CSV, OPT_JSON, OPT_RAW, OPT_FORMAT,
 	OPT_OUTPUT, OPT_CLOCK, OPT_SOURCE_IP, OPT_NO_RELAXED, OPT_ATOMIC_SAME,
+	OPT_LOOPBACK,
 };
 
 /* The groups of --help, in this order. */
@@ -68,6 +69,7 @@ static const struct opt_desc opt_table[] = {
 	{ "source-ip", OPT_SOURCE_IP, 1, "ADDR", 0, G_CONN, "client with -R: bind rdma_cm to this local address" },
 	{ "bind-source-ip", OPT_SOURCE_IP, 1, "ADDR", 0, G_CONN, NULL },
 	{ "persistent", OPT_PERSISTENT, 0, NULL, 0, G_CONN, "server: serve clients one after another" },
+	{ "loopback", OPT_LOOPBACK, 0, NULL, 0, G_CONN, "run the server and the client here, in one command" },
 	{ "timeout", OPT_TIMEOUT, 1, "SECONDS", 0, G_CONN, "deadline for a silent peer or a stalled queue" },
 	{ "size", 's', 1, "BYTES", FEAT_SIZE, G_TEST, "message size, K/M suffixes" },
 	{ "all", 'a', 0, NULL, FEAT_SIZE, G_TEST, "sweep sizes 2B..8MiB in powers of two" },
@@ -336,6 +338,7 @@ static int options_apply(int c, const char *arg, struct rb_options *o)
 	case OPT_TCLASS: return parse_int(c, arg, 0, 255, &o->tclass);
 	case OPT_SOURCE_IP: return parse_ip(c, arg, &o->source_ip);
 	case OPT_PERSISTENT: o->persistent = true; return 0;
+	case OPT_LOOPBACK: o->loopback = true; return 0;
 	case OPT_TIMEOUT: return parse_seconds(c, arg, 0.1, 3600, &o->timeout_s);
 	case 's': {
 		int err = units_parse_size(arg, 1, 1u << 30, &o->size);
@@ -419,6 +422,9 @@ static int options_check(const struct rb_bench *b, struct rb_options *o, unsigne
 		return usage_error("--source-ip applies to a client with -R/--rdma-cm (%s)",
 				   o->server ? "without -R the source is the GID: choose it with -d and -x"
 					     : "a server listens on --bind ADDR");
+	if (o->loopback && (o->server || o->persistent || o->source_ip))
+		return usage_error("--loopback runs both sides here: give no %s", o->server ?
+				   "HOST" : o->persistent ? "--persistent" : "--source-ip");
 	if (o->all && o->duration_s > 0)
 		return usage_error("-a/--all and -D/--duration cannot be combined");
 	if (o->all && (given & 2))

@@ -38,6 +38,7 @@ struct rb_options {
 	int tclass;                 /* -1: not set */
 	const char *source_ip;      /* --source-ip: numeric, checked; -R client only */
 	bool persistent;
+	bool loopback;              /* --loopback: both sides here (loopback.c) */
 	double timeout_s;           /* peer loss / stall deadline */
 	/* run control */
 	uint64_t size;

@@ -5,8 +5,10 @@
 #include <string.h>
 
 #include "device.h"
+#include "explain.h"
 #include "log.h"
 #include "options.h"
+#include "testfault.h"
 
 #define ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
 
@@ -266,8 +268,12 @@ static int qp_modify(struct ibv_qp *qp, struct ibv_qp_attr *a, int mask, const c
 {
 	int err = ibv_modify_qp(qp, a, mask);
 
-	if (err)
-		log_err("ibv_modify_qp to %s (QP %d, QPN 0x%06x) failed: %s", state, i, qp->qp_num, strerror(err));
+	if (err) {
+		const struct explain *e = explain_qp(state, err);
+
+		log_err("ibv_modify_qp to %s (QP %d, QPN 0x%06x) failed: %s: likely %s; check %s", state, i,
+			qp->qp_num, strerror(err), e->causes, e->check);
+	}
 	return -err;
 }
 
@@ -332,7 +338,7 @@ static int qp_to_rts(struct rb_qps *q, int i, const struct rb_options *o)
 	if (q->tr == TR_RC) {
 		a.timeout = (uint8_t)o->qp_timeout;
 		a.retry_cnt = 7;
-		a.rnr_retry = 7;
+		a.rnr_retry = test_fault("no-recv") ? 1 : 7;
 		a.max_rd_atomic = (uint8_t)q->outs;
 		mask |= IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC;
 	}
@@ -487,19 +493,4 @@ void qps_destroy(struct rb_qps *q)
 	free(q->ah);
 	free(q->qp);
 	memset(q, 0, sizeof(*q));
-}
-
-const char *qps_wc_hint(enum ibv_wc_status st)
-{
-	switch (st) {
-	case IBV_WC_REM_INV_REQ_ERR: return "the peer rejected the request: wrong rkey or address, or a size past its buffer?";
-	case IBV_WC_REM_ACCESS_ERR: return "remote access error: wrong rkey or address, or missing access rights?";
-	case IBV_WC_RETRY_EXC_ERR: return "no answer from the peer: peer gone, wrong GID/route, or -u too small?";
-	case IBV_WC_RNR_RETRY_EXC_ERR: return "the peer had no receive posted in time";
-	case IBV_WC_LOC_LEN_ERR: return "message longer than the receive buffer: sizes differ between the sides?";
-	case IBV_WC_WR_FLUSH_ERR: return "flushed: the QP went to the error state after an earlier failure";
-	case IBV_WC_LOC_PROT_ERR: return "local protection error: buffer outside the MR?";
-	case IBV_WC_REM_OP_ERR: return "the peer could not complete the operation";
-	default: return "see ibv_poll_cq(3)";
-	}
 }

@@ -116,8 +116,4 @@ int qps_read_attrs(struct rb_qps *q, const struct rb_options *o);
 void qps_read_outs(struct rb_qps *q);
 void qps_destroy(struct rb_qps *q);
 
-/* The completion status with what it usually means ("remote access
- * error: wrong rkey or address?"). */
-const char *qps_wc_hint(enum ibv_wc_status st);
-
 #endif

@@ -10,6 +10,7 @@
 #include "cm.h"
 #include "config.h"
 #include "log.h"
+#include "loopback.h"
 #include "engine/loops.h"
 #include "oob.h"
 #include "engine/postsched.h"
@@ -715,6 +716,8 @@ int run_bench(const struct rb_bench *b, const struct rb_options *o)
 		return RB_EXIT_USAGE;
 	run_init();
 	clock_init(o->clock);
+	if (o->loopback)
+		return loopback_run(b, o, run_bench);
 	return o->server ? run_client(b, o) : run_server(b, o);
 }
 

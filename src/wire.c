@@ -322,7 +322,7 @@ const char *wire_type_name(uint16_t type)
 	static const char *const names[] = {
 		[WIRE_HELLO] = "HELLO", [WIRE_QP] = "QP", [WIRE_READY] = "READY",
 		[WIRE_DONE] = "DONE", [WIRE_ERROR] = "ERROR", [WIRE_BUSY] = "BUSY",
-		[WIRE_RESULT] = "RESULT",
+		[WIRE_RESULT] = "RESULT", [WIRE_DOCTOR] = "DOCTOR",
 	};
 
 	if (type >= sizeof(names) / sizeof(names[0]) || !names[type])

@@ -24,6 +24,10 @@
  *   ERROR  u16 len, message bytes (not NUL terminated, len <= 1024).
  *   RESULT u16 count, then count x { u16 id, u64 value } (the peer's counters,
  *          e.g. messages received), same encoding as HELLO's params.
+ *   DOCTOR printable ASCII "key=value\n" lines (rb_doctor only; unknown keys
+ *          are ignored): the facts of a host ("doctor=1", "version=", "dev=",
+ *          "gid_type=", ...), "step=N", "ready=N", "done=N" with "rc=",
+ *          "diag=", and "bye=1".
  */
 #ifndef RB_WIRE_H
 #define RB_WIRE_H
@@ -48,7 +52,8 @@ enum wire_type {
 	WIRE_ERROR = 5,
 	WIRE_BUSY = 6,
 	WIRE_RESULT = 7,
-	WIRE_TYPE_MAX = 7,
+	WIRE_DOCTOR = 8,            /* rb_doctor: "key=value\n" lines (src/doctor/peer.c) */
+	WIRE_TYPE_MAX = 8,
 };
 
 struct wire_hdr {

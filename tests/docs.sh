@@ -138,6 +138,16 @@ for p in $programs; do
 	ok $? "$p --version prints '$p (rdmabench) $version' (got '$out', status $st)"
 done
 
+# --- the errors explained: rdmabench(7) holds src/explain.c's table ---------------
+
+sh "$top_srcdir/man/gen-errors.sh" --print >"$tmp/errors"
+awk '$0 == ".\\\" BEGIN gen-errors.sh table" { on = 1; next }
+	$0 == ".\\\" END gen-errors.sh table" { on = 0 } on' "$man/rdmabench.7" >"$tmp/errors7"
+st=0
+[ "$(grep -c '^\.B IBV_WC_' "$tmp/errors")" -ge 24 ] || st=1
+cmp -s "$tmp/errors" "$tmp/errors7" || { st=1; diff "$tmp/errors" "$tmp/errors7" | head -20 | diag; }
+ok $st "rdmabench(7)'s ERRORS EXPLAINED is src/explain.c's table (run man/gen-errors.sh) ($(grep -c '^\.TP' "$tmp/errors") entries)"
+
 # --- mandoc -------------------------------------------------------------------------
 
 if command -v mandoc >/dev/null 2>&1; then

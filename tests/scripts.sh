@@ -188,6 +188,77 @@ run "$top_srcdir/scripts/rb-regress" -r x HEAD
 [ "$st" = 2 ] && grep -q 'reps is not a number: x' "$tmp/err"
 ok $? "rb-regress: -r x: exit 2 (status $st)"
 
+# --- rb-icount: usage, and its callgrind reader on two canned files -------------------
+# tests/data/icount: ib_write_bw at 100 and 300 messages, written by hand in
+# callgrind's format (compressed names defined in another order in each
+# file, call lines whose inclusive cost is not self cost, relative
+# positions): per message 150 in the program, 179 in the provider, 10 in
+# libc, 0 in libibverbs and ld.so; the calibration loop (the program's
+# function that calls gettimeofday, with gettimeofday and the memcpy calls
+# it makes, 10 then 70) ran 1000 then 700 times: -17.5, left out of the
+# total of 339.  As rb_write_bw's, the same functions are none of the
+# tool's, and only gettimeofday is calibration: the memcpy calls stay libc.
+
+rb_icount=$top_srcdir/scripts/rb-icount
+icdata=$data/icount
+if command -v python3 >/dev/null 2>&1; then
+	run "$rb_icount" --help
+	[ "$st" = 0 ] && grep -q -- '--bin' "$tmp/out" && grep -q 'Exit status' "$tmp/out"
+	ok $? "rb-icount: --help: exit 0, names --bin and the exit statuses (status $st)"
+	run "$rb_icount" --version
+	[ "$st" = 0 ] && grep -q "^rb-icount $(cat "$top_srcdir/VERSION")\$" "$tmp/out"
+	ok $? "rb-icount: --version prints the project's version (status $st)"
+	run "$rb_icount" --cases write_bw,foo_bw --out "$tmp/ic"
+	[ "$st" = 2 ] && grep -q 'unknown case: foo_bw' "$tmp/err" && [ ! -e "$tmp/ic" ]
+	ok $? "rb-icount: an unknown case: exit 2, named, nothing written (status $st)"
+	run "$rb_icount" --bw-iters 8000,1600 --out "$tmp/ic"
+	[ "$st" = 2 ] && grep -q -- '--bw-iters needs 0 < N1 < N2: 8000,1600' "$tmp/err"
+	ok $? "rb-icount: --bw-iters N1 >= N2: exit 2, the option named (status $st)"
+	run "$rb_icount" --boots 0
+	[ "$st" = 2 ] && grep -q -- '--boots is out of range: 0' "$tmp/err"
+	ok $? "rb-icount: --boots 0: exit 2 (status $st)"
+
+	run "$rb_icount" --parse "300:$icdata/ib_write_bw-300.cg" "100:$icdata/ib_write_bw-100.cg" \
+		--program ib_write_bw
+	want='bucket,instr_per_msg,ir_n1,ir_n2
+tool,150.000,16000,46000
+libibverbs,0.000,500,500
+provider,179.000,17900,53700
+libc,10.000,1400,3400
+other,0.000,5000,5000
+calibration,-17.500,14100,10600
+total,339.000,40800,108600'
+	[ "$st" = 0 ] && [ "$(cat "$tmp/out")" = "$want" ]
+	ok $? "rb-icount: --parse: the per-message figures of every bucket, calibration and what it calls apart (status $st)"
+	run "$rb_icount" --parse "300:$icdata/ib_write_bw-300.cg" "100:$icdata/ib_write_bw-100.cg" \
+		--program rb_write_bw
+	[ "$st" = 0 ] && grep -q '^tool,0.000,0,0$' "$tmp/out" && grep -q '^other,140.000,28000,56000$' "$tmp/out" &&
+		grep -q '^libc,13.000,1500,4100$' "$tmp/out" &&
+		grep -q '^calibration,-10.500,7000,4900$' "$tmp/out"
+	ok $? "rb-icount: --parse: another program's functions are not the tool's (status $st)"
+	run "$rb_icount" --parse "100:$icdata/truncated.cg" "300:$icdata/ib_write_bw-300.cg" --program ib_write_bw
+	[ "$st" = 1 ] && grep -q 'truncated.cg: not a complete callgrind output' "$tmp/err" && [ ! -s "$tmp/out" ]
+	ok $? "rb-icount: --parse: a file cut short: exit 1, named, no figures (status $st)"
+	run "$rb_icount" --parse "100:$icdata/ib_write_bw-100.cg" "100:$icdata/ib_write_bw-300.cg" --program ib_write_bw
+	[ "$st" = 2 ] && grep -q 'message counts are equal' "$tmp/err"
+	ok $? "rb-icount: --parse: equal message counts: exit 2 (status $st)"
+
+	# --summarize on two boots' canned per-boot CSVs (tests/data/icount/raw)
+	mkdir -p "$tmp/sum" && cp -r "$icdata/raw" "$tmp/sum/"
+	run "$rb_icount" --summarize --out "$tmp/sum"
+	readme=$tmp/sum/README.md
+	[ "$st" = 0 ] && grep -q '^| write_bw | client | 549.2 | 353.7 | 1.55 | 305.0 | 150.1 | 32.1 |$' "$readme" &&
+		grep -q '^| write_bw | 0.500 | 0.500 | 0.000 | 0.000 | 52.281 |$' "$readme" &&
+		grep -q 'boot 2, send_bw rdmabench at 800: exit status 124' "$readme" &&
+		[ "$(grep -c '^[12],write_bw,' "$tmp/sum/icount.csv")" = 28 ]
+	ok $? "rb-icount: --summarize: the table, the movement between boots, the failed run, both boots' rows (status $st)"
+else
+	for c in "--help" "--version" "unknown case" "--bw-iters" "--boots" "--parse buckets" \
+		"--parse other program" "--parse cut short" "--parse equal counts" "--summarize"; do
+		skip "rb-icount: $c" "python3 is not installed"
+	done
+fi
+
 # --- the test bed's slurm-up: usage (no daemon started) -------------------------------
 
 run "$top_srcdir/scripts/testbed/slurm-up" --cpus 0 "$tmp/s" n1=192.0.2.1

@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "log.h"
+#include "testfault.h"
 #include "oob.h"
 
 /* ---- receives ---- */
@@ -21,7 +22,7 @@ int recv_post(struct rb_session *s, int i)
 	};
 	struct ibv_recv_wr wr = { .wr_id = (uint64_t)i, .sg_list = &sge, .num_sge = 1 }, *bad;
 
-	int err = ibv_post_recv(s->q.qp[i], &wr, &bad);
+	int err = test_fault("no-recv") ? 0 : ibv_post_recv(s->q.qp[i], &wr, &bad);
 
 	if (!err)
 		s->recvs_outstanding++;

@@ -8,7 +8,9 @@
 #include <poll.h>
 #include <stddef.h>
 
+#include "explain.h"
 #include "log.h"
+#include "testfault.h"
 
 /*
  * Poll a CQ; with -e and may_sleep, sleep on the completion channel (100 ms
@@ -57,9 +59,10 @@ int wc_check(const struct rb_session *s, const struct ibv_wc *wc, const char *wh
 {
 	if (wc->status == IBV_WC_SUCCESS)
 		return 0;
-	log_err("%s completion error on QPN 0x%06x at size %llu: %s (%d): %s", what, wc->qp_num,
-		(unsigned long long)s->size, ibv_wc_status_str(wc->status), wc->status,
-		qps_wc_hint(wc->status));
+	const struct explain *e = explain_wc(wc->status);
+
+	log_err("%s completion error on QPN 0x%06x at size %llu: %s (%d): likely %s; check %s", what,
+		wc->qp_num, (unsigned long long)s->size, e->name, wc->status, e->causes, e->check);
 	return -EIO;
 }
 
@@ -99,12 +102,12 @@ static void post_fill(const struct rb_session *s, int i, struct ibv_send_wr *wr,
 		wr->wr.ud.remote_qkey = RB_UD_QKEY;
 	} else if (s->bench->verb == VERB_ATOMIC) {
 		wr->wr.atomic.remote_addr = qps_remote_addr(q, i);
-		wr->wr.atomic.rkey = q->remote[i].rkey;
+		wr->wr.atomic.rkey = q->remote[i].rkey ^ (test_fault("bad-rkey") ? 0x5a5aa5u : 0);
 		wr->wr.atomic.compare_add = 1;
 		wr->wr.atomic.swap = 0;
 	} else {
 		wr->wr.rdma.remote_addr = qps_remote_addr(q, i);
-		wr->wr.rdma.rkey = q->remote[i].rkey;
+		wr->wr.rdma.rkey = q->remote[i].rkey ^ (test_fault("bad-rkey") ? 0x5a5aa5u : 0);
 	}
 }
 

@@ -172,7 +172,8 @@ num_gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; }
 #                             background: $RB_CASE_DIR/SIDE.out, SIDE.err.
 #   rb_wait SIDE...           waits for each (once: SIDE.rc keeps its exit
 #                             status); returns 0 when all exited 0.
-#   rb_cmd PROG               the command line start "$RB_BIN/PROG" -d "$RB_DEV".
+#   rb_cmd PROG               the command line start "$RB_BIN/PROG" -d "$RB_DEV"
+#                             (and -p $RB_LANE_PORT in run-all.sh's second lane).
 #   rb_check FILE EXPR... [-- FILE EXPR...]...
 #                             true when each Python expression EXPR holds over
 #                             the results file FILE before it (CSV, CSV
@@ -234,7 +235,7 @@ rb_case() {
 	mkdir -p "$RB_CASE_DIR"
 }
 
-rb_cmd() { echo "\"\$RB_BIN/$1\" -d \"\$RB_DEV\""; }
+rb_cmd() { echo "\"\$RB_BIN/$1\" -d \"\$RB_DEV\"${RB_LANE_PORT:+ -p $RB_LANE_PORT}"; }
 
 rb_file() { echo "$RB_CASE_DIR/$1"; }
 
@@ -544,3 +545,15 @@ rb_slurm_up() {
 	eval "$up"
 	tap_diag "slurm up in $((SECONDS - t0)) s: $(cat "$RB_CASE_DIR/err"); $(sinfo -h -o '%N %t' | paste -sd' '); srun --mpi=list: $(srun --mpi=list 2>&1 | sed -n 's/^[[:space:]]*//p' | sed 1d | paste -sd' ')"
 }
+
+# ---- the fast run and the full (nightly) one ----
+#
+#   rb_full                   true in the full run (RB_FULL=1, .ci/run --full):
+#                             the long trials (many peer-loss trials, every
+#                             benchmark under valgrind, ...) run in full;
+#                             otherwise a short version of each.
+#   rb_fast_full FAST FULL    prints FAST, or FULL in the full run.
+
+rb_full() { [ "${RB_FULL:-0}" = 1 ]; }
+
+rb_fast_full() { if rb_full; then echo "$2"; else echo "$1"; fi; }

@@ -1,23 +1,150 @@
 #!/bin/bash
 # Runs every tests/integration/t_*.sh (in name order, or those matching the
-# glob RB_TESTS, e.g. RB_TESTS='t_00*') against one RDMA device and prints
-# TAP: one line per case, the plan last.  Exits 0 only when all cases passed.
+# globs in RB_TESTS, e.g. RB_TESTS='t_00* t_1*') against one RDMA device and
+# prints TAP: one line per case, the plan last, each file's wall time as a
+# "# FILE: N s" line and all of them in a "# times:" line at the end.  Exits 0
+# only when all cases passed.
+#
+# RB_SAN_BIN, a sanitizer build (configure --enable-sanitizers): the files
+# of tests/integration matching RB_SAN_TESTS (default 't_1[0-9]_*.sh', the
+# benchmark cases; not those of tests/numa, tests/cpus... named in RB_TESTS) run
+# against its programs rather than $top_builddir's, with sanitizer findings
+# given exit statuses no case expects (86 ASan/LSan, 87 UBSan).  That is how
+# CI runs the benchmark cases under ASan+UBSan without running them twice.
+#
+# RB_BESIDE (globs, e.g. 't_20_*.sh t_35_*.sh'): a second lane.  These files
+# run one after the other in the background, beside the others, in their
+# own RB_TMP and on their own default port (RB_BESIDE_PORT, default 18600:
+# rb_cmd adds -p; fixed ports of their own are fine too); their TAP lines
+# come out as one block, renumbered, when the lane is done.  The guest's
+# CPUs are idle much of the time a pair starts, connects and ends, which
+# the other lane then uses.  The files matching RB_ALONE (default
+# 't_[2-9]*.sh': all but perftest's and the benchmark cases, t_0* and t_1*,
+# which run beside the second lane) wait for the second lane to end.  A
+# file in the second lane, or a t_0*/t_1* file, must not disturb the device
+# (a port set down) nor read device-wide counters or compare speeds.
+#
 # Normally run inside the test bed: scripts/rb-testbed -- tests/integration/run-all.sh
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 trap 'rm -rf "$RB_TMP"' EXIT
 
 tap_diag "device $RB_DEV, GID index $RB_GID_INDEX, IP $RB_IP, test bed ${RB_TESTBED:-none}"
-for f in "$here"/${RB_TESTS:-t_*.sh}; do
-	[ -f "$f" ] || continue
+san_bin=""
+if [ -n "${RB_SAN_BIN:-}" ]; then
+	if grep -qa __asan_init "$RB_SAN_BIN/rb_send_bw" 2>/dev/null; then
+		san_bin=$RB_SAN_BIN
+		tap_diag "${RB_SAN_TESTS:=t_1[0-9]_*.sh} against the sanitizer build in $san_bin"
+	else
+		tap_ok 1 "RB_SAN_BIN=$RB_SAN_BIN holds a sanitizer build (configure --enable-sanitizers)"
+	fi
+fi
+
+# matches NAME GLOBS: true when the file name NAME matches one of GLOBS.
+matches() {
+	local p
+	set -f
+	for p in $2; do
+		# shellcheck disable=SC2053 # a glob
+		[[ $1 == $p ]] && { set +f; return 0; }
+	done
+	set +f
+	return 1
+}
+
+# The files beside the others run one after the other in a second lane:
+# its pid and folder.
+beside_pid="" beside_dir=""
+
+# beside_start FILE...: the second lane, in the background, in its own
+# RB_TMP, on its own default port (RB_LANE_PORT: rb_cmd adds -p).
+beside_start() {
+	beside_dir=$RB_TMP/beside
+	mkdir -p "$beside_dir"
+	(
+		export RB_TMP=$beside_dir RB_LANE_PORT=${RB_BESIDE_PORT:-18600}
+		export RB_PAIR_PORT=$RB_LANE_PORT
+		for f in "$@"; do
+			t0=$SECONDS
+			tap_diag "$(basename "$f") (beside the others, default port $RB_LANE_PORT)"
+			run_file "$f"
+			st=$?
+			[ "$st" = 0 ] || tap_ok "$st" "$(basename "$f") exited with status $st"
+			t0=$((SECONDS - t0))
+			tap_diag "$(basename "$f"): $t0 s"
+			echo "$(basename "$f" .sh) $t0" >>"$beside_dir/times"
+		done
+	) >"$beside_dir/out" 2>&1 </dev/null &
+	beside_pid=$!
+}
+
+# beside_flush: wait for the second lane, then print its TAP with this
+# run's numbers.
+beside_flush() {
+	local line n re='^(not )?ok [0-9]+ (.*)$'
+	[ -n "$beside_pid" ] || return 0
+	wait "$beside_pid"
+	while IFS= read -r line; do
+		if [[ $line =~ $re ]]; then
+			n=$(tap_next)
+			echo "${BASH_REMATCH[1]}ok $n ${BASH_REMATCH[2]}"
+			[ -n "${BASH_REMATCH[1]}" ] && echo "$n ${BASH_REMATCH[2]#- }" >>"$RB_TMP/tap.failed"
+		else
+			echo "$line"
+		fi
+	done <"$beside_dir/out"
+	[ -s "$beside_dir/times" ] && mapfile -t -O "${#times[@]}" times <"$beside_dir/times"
+	beside_pid=""
+}
+
+# run_file FILE: source it in a subshell, against the sanitizer build when
+# its name matches RB_SAN_TESTS.
+run_file() {
+	(
+		if [ -n "$san_bin" ] && [ "$(dirname "$1")" = "$here" ] &&
+			matches "$(basename "$1")" "$RB_SAN_TESTS"; then
+			RB_BIN=$san_bin
+			export ASAN_OPTIONS=${ASAN_OPTIONS:-exitcode=86:detect_leaks=1}
+			export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:exitcode=87}
+			tap_diag "$(basename "$1"): the programs of $RB_BIN"
+		fi
+		. "$1"
+	)
+}
+
+times=() files=()
+set -f
+pats=(${RB_TESTS:-t_*.sh})
+set +f
+for pat in "${pats[@]}"; do
+	for f in "$here"/$pat; do
+		[ -f "$f" ] && files+=("$f")
+	done
+done
+if [ -n "${RB_BESIDE:-}" ]; then
+	: "${RB_ALONE=t_[2-9]*.sh}"
+	beside=()
+	for f in "${files[@]}"; do
+		matches "$(basename "$f")" "$RB_BESIDE" && beside+=("$f")
+	done
+	tap_diag "a second lane: ${beside[*]##*/}; after it: $RB_ALONE"
+	((${#beside[@]})) && beside_start "${beside[@]}"
+fi
+for f in "${files[@]}"; do
+	[ -n "${RB_BESIDE:-}" ] && matches "$(basename "$f")" "$RB_BESIDE" && continue
+	[ -n "${RB_BESIDE:-}" ] && matches "$(basename "$f")" "$RB_ALONE" && beside_flush
 	t0=$SECONDS
 	tap_diag "$(basename "$f")"
-	(. "$f")
+	run_file "$f"
 	st=$?
 	# a case file must not exit by itself: if it did, that is a failure
 	[ "$st" = 0 ] || tap_ok "$st" "$(basename "$f") exited with status $st"
-	tap_diag "$(basename "$f"): $((SECONDS - t0)) s"
+	t0=$((SECONDS - t0))
+	tap_diag "$(basename "$f"): $t0 s"
+	times+=("$(basename "$f" .sh) $t0")
 done
+beside_flush
+tap_diag "times: $(printf '%s s, ' "${times[@]}" | sed 's/, $//')"
 
 n=$(cat "$RB_TMP/tap.n" 2>/dev/null || echo 0)
 echo "1..$n"

@@ -11,13 +11,19 @@
 # (status > 128) or sanitizer report.  A server whose client died before
 # connecting waits for the next one by design: it must end on SIGINT.
 #
+# The victim and the point go through every combination in turn (trial k of
+# the run: point k mod 10, the victim alternating; the pauses and -e stay
+# random): the fast run's 3 trials per benchmark reach every point once, the
+# full run's (RB_FULL=1) 20 every point and victim 4 times.
+#
 # RB_PEERLOSS_JOBS benchmarks (default 2) run side by side, each on its own
-# -p.  Other knobs: RB_PEERLOSS_TRIALS (per benchmark, default 20),
+# -p.  Other knobs: RB_PEERLOSS_TRIALS (per benchmark, default 3, 20 in the
+# full run),
 # RB_PEERLOSS_TIMEOUT (--timeout, default 3), RB_PEERLOSS_PROGS (default the
 # four main ones), RB_PEERLOSS_SEED (replay), RB_PEERLOSS_KEEP (a folder to
 # copy each trial's files to).
 
-pl_trials=${RB_PEERLOSS_TRIALS:-20}
+pl_trials=${RB_PEERLOSS_TRIALS:-$(rb_fast_full 3 20)}
 pl_timeout=${RB_PEERLOSS_TIMEOUT:-3}
 pl_slack=${RB_PEERLOSS_SLACK:-10}
 pl_limit=$((pl_timeout + pl_slack))
@@ -182,11 +188,18 @@ pl_trial() {
 	echo "$n $victim $point $(pl_phase "$d/$survivor.err") $rc $secs $((SECONDS - start))|$verdict|$(grep -m1 'error:' "$d/$survivor.err")" >>"$pl_dir/$prog.res"
 }
 
-# pl_worker PROG PORT ARGS: the trials of one benchmark, in a row.
+# pl_worker PROG PORT ARGS K: the trials of one benchmark (the K-th, from 0),
+# in a row.  A trial's seed: random, but for its last digits, which give
+# the victim (seed mod 2) and the point ((seed / 2) mod 10): trial k of the
+# run (k counted across the benchmarks) takes point k mod 10, and each
+# point's victim alternates from one round of ten to the next.
 pl_worker() {
-	local n
+	local n k s
 	for n in $(seq "$pl_trials"); do
-		pl_trial "$1" "$2" "$3" "$n" "$(((pl_seed + n * 7919 + ${#1} * 104729 + $2) % 1000003))"
+		k=$(($4 * pl_trials + n - 1))
+		s=$(((pl_seed + n * 7919 + ${#1} * 104729 + $2) % 1000003))
+		s=$((s / 20 * 20 + k % 10 * 2 + (k + k / 10) % 2))
+		pl_trial "$1" "$2" "$3" "$n" "$s"
 	done
 }
 
@@ -204,7 +217,7 @@ pl_port=19300
 pl_t0=$SECONDS
 pl_n=0
 for prog in $pl_progs; do
-	pl_worker "$prog" "$pl_port" "$(pl_args "$prog")" &
+	pl_worker "$prog" "$pl_port" "$(pl_args "$prog")" "$pl_n" &
 	pl_port=$((pl_port + 1))
 	pl_n=$((pl_n + 1))
 	[ $((pl_n % pl_jobs)) = 0 ] && wait

@@ -5,16 +5,24 @@
 #
 # Under the test bed's emulation valgrind is slow (a pair takes 15-40 s), so
 # the runs are small and RB_VG_JOBS pairs (default 2) run side by side, each
-# on its own -p.  Knobs: RB_VG_PROGS (default the eight benchmarks),
+# on its own -p.  The fast run takes four benchmarks, one of each kind of
+# loop (send/receive, write latency, read, atomics), the full one (RB_FULL=1)
+# all eight; the rest of each program, and the other four, run under
+# ASan+UBSan (LeakSanitizer included) in CI.  Knobs: RB_VG_PROGS (default
+# as said),
 # RB_VG_JOBS, RB_VG_ARGS (more options for both sides, e.g. --no-numa or
 # --cpu=LIST).  The valgrind logs stay in each case's folder ($RB_TMP,
 # removed at the end; a failure shows the reports).  Suppressions:
 # tests/integration/valgrind.supp, each entry with its reason.
 # Not for a sanitizer build (valgrind and ASan exclude each other): skipped.
 
-vg_progs=${RB_VG_PROGS:-rb_send_bw rb_send_lat rb_write_bw rb_write_lat rb_read_bw rb_read_lat rb_atomic_bw rb_atomic_lat}
+vg_progs=${RB_VG_PROGS:-$(rb_fast_full "rb_send_bw rb_write_lat rb_read_bw rb_atomic_lat" \
+	"rb_send_bw rb_send_lat rb_write_bw rb_write_lat rb_read_bw rb_read_lat rb_atomic_bw rb_atomic_lat")}
 vg_jobs=${RB_VG_JOBS:-2}
 vg_port=19700
+# Deadlines (s) for each valgrind process and for a server to listen:
+# generous, for a busy host (at load 40 a pair did not listen within 240 s).
+vg_limit=${RB_VG_LIMIT:-600}
 vg=(valgrind --tool=memcheck --leak-check=full --show-leak-kinds=definite
 	--errors-for-leak-kinds=definite --error-exitcode=99 --num-callers=30
 	--suppressions="$top_srcdir/tests/integration/valgrind.supp")
@@ -53,9 +61,9 @@ vg_show() {
 vg_start() {
 	local prog=$1 port=$2 cmd
 	rb_case "valgrind $prog"
-	cmd="exec ${vg[*]} --log-file=\$RB_CASE_DIR/SIDE.vg $(rb_cmd "$prog") -x \"\$RB_GID_INDEX\" -p $port --timeout 60 $(vg_args "$prog") ${RB_VG_ARGS:-}"
-	RB_PAIR_TIMEOUT=240 rb_start server "${cmd/SIDE/server}"
-	for _ in $(seq 400); do		# valgrind starts slowly: 200 s at most
+	cmd="exec ${vg[*]} --log-file=\$RB_CASE_DIR/SIDE.vg $(rb_cmd "$prog") -x \"\$RB_GID_INDEX\" -p $port --timeout 120 $(vg_args "$prog") ${RB_VG_ARGS:-}"
+	RB_PAIR_TIMEOUT=$vg_limit rb_start server "${cmd/SIDE/server}"
+	for _ in $(seq "$vg_limit"); do		# valgrind starts slowly: vg_limit / 2 s at least
 		ss -Hltn "sport = :$port" | grep -q . && break
 		if ! kill -0 "$(cat "$RB_CASE_DIR/server.pid")" 2>/dev/null; then
 			echo "the server ended before it listened: client not started" >"$RB_CASE_DIR/client.err"
@@ -64,7 +72,7 @@ vg_start() {
 		fi
 		sleep 0.5
 	done
-	RB_PAIR_TIMEOUT=240 rb_start client "${cmd/SIDE/client} \"\$RB_IP\""
+	RB_PAIR_TIMEOUT=$vg_limit rb_start client "${cmd/SIDE/client} \"\$RB_IP\""
 }
 
 vg_check() { # PROG SECONDS
@@ -96,7 +104,7 @@ vg_devdir=$RB_CASE_DIR
 for fmt in text json; do
 	args=""
 	[ "$fmt" = json ] && args=--json
-	RB_PAIR_TIMEOUT=240 rb_start "$fmt" \
+	RB_PAIR_TIMEOUT=$vg_limit rb_start "$fmt" \
 		"exec ${vg[*]} --log-file=\$RB_CASE_DIR/$fmt.vg \"\$RB_BIN/rb_devices\" $args"
 done
 

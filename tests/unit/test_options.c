@@ -234,8 +234,12 @@ static int parse_spelt(const char *name, const char *spelt, int has_arg, struct 
 
 	snprintf(word, sizeof(word), "--%s%s%s", spelt, has_arg ? "=" : "",
 		 has_arg ? spell_value(name) : "");
-	rc = strcmp(name, "connection") ? parse(&full, o, word, "-R", "-c", "UC", "h", NULL)
-					: parse(&full, o, word, "-R", "h", NULL);
+	if (!strcmp(name, "loopback"))	/* both sides here: no host */
+		rc = parse(&full, o, word, NULL);
+	else if (!strcmp(name, "connection"))
+		rc = parse(&full, o, word, "-R", "h", NULL);
+	else
+		rc = parse(&full, o, word, "-R", "-c", "UC", "h", NULL);
 	memset(o->cmdline, 0, sizeof(o->cmdline));
 	return rc;
 }
