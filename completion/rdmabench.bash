@@ -49,7 +49,7 @@ _rdmabench_options()
 # Does OPTION of PROG take its value in the next word?
 _rdmabench_takes_value()
 {
-	_rdmabench_parse "$1" | grep -Eq -- "^$2 (eq|word)\$"
+	_rdmabench_parse "$1" | grep -Eq -- "^${2//_/-} (eq|word)\$"
 }
 
 # The port counters of every device, as -W takes them: counters/NAME and
@@ -65,18 +65,19 @@ _rdmabench_counters()
 }
 
 # The values OPTION takes, one a line; "@file" or "@dir" for a file name or
-# a folder, "@counters" for -W's comma-separated list.
+# a folder, "@counters" for -W's comma-separated list.  Long options in
+# either spelling (--atomic-type, --atomic_type).
 _rdmabench_values()
 {
 	local d
-	case $1 in
+	case ${1//_/-} in
 	-d | --ib-dev | --device)
 		for d in /sys/class/infiniband/*; do
 			[ -e "$d" ] && printf '%s\n' "${d##*/}"
 		done
 		;;
 	-c | --connection) printf '%s\n' RC UC UD ;;
-	-A | --atomic_type) printf '%s\n' FETCH_AND_ADD CMP_AND_SWAP ;;
+	-A | --atomic-type) printf '%s\n' FETCH_AND_ADD CMP_AND_SWAP ;;
 	--clock) printf '%s\n' auto tsc monotonic ;;
 	--y-scale) printf '%s\n' auto linear log ;;
 	-m | --mtu) printf '%s\n' 256 512 1024 2048 4096 ;;
@@ -170,6 +171,9 @@ _rdmabench()
 	fi
 
 	case $cur in
+	--*_*) # perftest's spelling asked for: offer every name in it
+		mapfile -t COMPREPLY < <(compgen -W "$(_rdmabench_options "$cmd" | grep -- '^--' |
+			sed 's/^--//; s/-/_/g; s/^/--/')" -- "$cur") ;;
 	--*) mapfile -t COMPREPLY < <(compgen -W "$(_rdmabench_options "$cmd" | grep -- '^--')" -- "$cur") ;;
 	-*) mapfile -t COMPREPLY < <(compgen -W "$(_rdmabench_options "$cmd")" -- "$cur") ;;
 	esac

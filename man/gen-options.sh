@@ -75,7 +75,7 @@ Default RC.
 [all] Which a benchmark supports is in DEFAULTS below; the others are a usage error.
 [-all] @PROG@ supports @TRANSPORTS@; the others are a usage error (exit 2).
 [send,all] UD messages must fit in one path MTU.
-@rdma_cm
+@rdma-cm
 Connect the QPs with librdmacm instead of exchanging their numbers over the
 out-of-band channel; that channel still carries the parameter check and the
 results.
@@ -310,9 +310,9 @@ Default @TX@.
 @rx-depth
 Receive queue depth, 1..16384.
 Default @RX@.
-[-send,all] Only sends use receives.
-[all] Only sends use receives.
-@post_list
+Only the send tests post receives; the others refuse
+.BR \-r .
+@post-list
 Post N work requests per
 .BR ibv_post_send ()
 call, as a linked list, 1..1024, at most
@@ -335,6 +335,15 @@ and
 .B \-t
 (see Post lists and CQ moderation in
 .BR rdmabench (7)).
+A
+.B \-Q
+larger than
+.B \-t
+is a usage error (exit 2); the default is lowered to
+.B \-t
+when
+.B \-t
+is smaller, and the cq_mod metadata says so.
 @outs
 Outstanding RDMA reads or atomics per QP, 1..256.
 Default: the smallest device limit of both sides (max_qp_rd_atom and
@@ -345,7 +354,7 @@ exceeds the responder's max_qp_rd_atom.
 When the sides give different values the smaller wins; a value above what
 both sides allow is lowered, with a warning on stderr.
 The metadata's outstanding is the value that ran, the same on both sides.
-@inline_size
+@inline-size
 Send messages of up to BYTES inline (IBV_SEND_INLINE), 0..4096.
 [bw,all] Default for bandwidth tests: 0, as perftest (nothing inline unless
 [bw,all] .B \-I
@@ -373,7 +382,7 @@ is accepted too.
 @events
 Sleep on a completion channel instead of busy polling the completion queue.
 [lat,all] Latency then includes the wake-up.
-@atomic_type
+@atomic-type
 FETCH_AND_ADD or CMP_AND_SWAP (in any case), on 8-byte words of the
 server's buffer: operation k of a QP on slot k mod 64, the slots 64 bytes
 apart (as perftest); see
@@ -408,9 +417,10 @@ none are reserved (/proc/sys/vm/nr_hugepages).
 perftest's spelling
 .B \-\-use_hugepages
 is accepted too.
-@report_gbits
+@report-gbits
 Human table: bandwidth in Gb/s (10^9 bit/s) instead of MiB/s (2^20 B/s).
 CSV and JSON always carry both.
+Latency tests refuse it.
 @percentiles
 Comma-separated latency percentiles, each in (0,100], at most 15.
 Default 50,90,99,99.9,99.99.
@@ -639,7 +649,7 @@ The human table shows
 .BR "BW peak" ,
 .B "BW average"
 (MiB/s, or Gb/s with
-.BR \-\-report_gbits )
+.BR \-\-report-gbits )
 and
 .B MsgRate
 (millions of messages per second).

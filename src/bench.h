@@ -29,7 +29,9 @@ enum rb_feature {
 	/* Implied by the metric and verb, not set in bench files: */
 	FEAT_LATENCY = 1 << 8,      /* --warmup, --percentiles, -H, --raw */
 	FEAT_SIZE = 1 << 9,         /* -s, -a (atomics are always 8 bytes) */
-	FEAT_THREADS = 1 << 10,     /* -j, --thread-rows: bandwidth tests */
+	FEAT_RX_DEPTH = 1 << 10,    /* -r: the send tests post receives */
+	FEAT_BANDWIDTH = 1 << 11,   /* --report-gbits */
+	FEAT_THREADS = 1 << 12,     /* -j, --thread-rows: bandwidth tests */
 };
 
 struct rb_defaults {

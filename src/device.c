@@ -13,9 +13,7 @@
 #include "log.h"
 #include "sysfs.h"
 
-#define NO_DEVICES_HINT "no RDMA devices found; list them with `rb_devices` or " \
-	"`ibv_devices`; without hardware create a Soft-RoCE device: " \
-	"`rdma link add rxe0 type rxe netdev IF` or use scripts/rb-testbed"
+#define NO_DEVICES_HINT "list them with `rb_devices` or `ibv_devices`; " DEVICE_HINT_RXE
 
 int device_mtu_bytes(enum ibv_mtu mtu)
 {
@@ -43,7 +41,7 @@ static void device_names(struct ibv_device **list, int n, char *buf, size_t len)
 				 ibv_get_device_name(list[i]));
 }
 
-struct ibv_device **device_list(int *n)
+struct ibv_device **device_list(int *n, const char *hint)
 {
 	struct ibv_device **list = ibv_get_device_list(n);
 
@@ -53,7 +51,7 @@ struct ibv_device **device_list(int *n)
 		ibv_free_device_list(list);
 	else if (errno != ENOSYS)
 		log_warn("ibv_get_device_list: %s", strerror(errno));
-	log_err(NO_DEVICES_HINT);
+	log_err("no RDMA devices found; %s", hint);
 	*n = 0;
 	return NULL;
 }
@@ -279,7 +277,7 @@ static struct ibv_context *device_open_ctx(const char *name)
 	struct ibv_context *ctx = NULL;
 	struct ibv_device *dev;
 	int n = 0;
-	struct ibv_device **list = device_list(&n);
+	struct ibv_device **list = device_list(&n, NO_DEVICES_HINT);
 
 	if (!list)
 		return NULL;

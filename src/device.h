@@ -27,7 +27,10 @@ struct rb_device {
 
 /* ibv_get_device_list; with none, logs how to list or create one and
  * returns NULL (nothing to free). */
-struct ibv_device **device_list(int *n);
+struct ibv_device **device_list(int *n, const char *hint);
+/* The end of every "no RDMA devices found" hint. */
+#define DEVICE_HINT_RXE "without hardware create a Soft-RoCE device: " \
+	"`rdma link add rxe0 type rxe netdev IF` or use scripts/rb-testbed"
 /* The device called name (NULL: the first), or NULL after logging the names
  * that exist. */
 struct ibv_device *device_find(struct ibv_device **list, int n, const char *name);

@@ -248,28 +248,41 @@ static void header_print(struct pr *p, const char *version)
 	pr_text(p, "\n\n");
 }
 
+/* The kernel has RDMA modules but no device, or none at all. */
+#define DEVLIST_HINT "check that the driver is loaded (`ls /sys/class/infiniband`); " DEVICE_HINT_RXE
+
+/* The devices (all, or o->dev), or NULL after saying why on stderr. */
+static struct ibv_device **devlist_get(const struct devlist_opts *o, int *n)
+{
+	struct ibv_device **list = device_list(n, DEVLIST_HINT);
+
+	if (list && o->dev && !device_find(list, *n, o->dev)) {
+		ibv_free_device_list(list);
+		list = NULL;
+	}
+	return list;
+}
+
 int devlist_print(FILE *f, const struct devlist_opts *o)
 {
 	struct pr p = { .f = f, .json = o->json };
 	struct ibv_device **list;
 	int n = 0;
 
-	list = device_list(&n);
-	if (!list)
+	list = devlist_get(o, &n);
+	/* text: nothing on stdout; JSON: still one document, listing none */
+	if (!list && !p.json)
 		return -ENODEV;
-	if (o->dev && !device_find(list, n, o->dev)) {
-		ibv_free_device_list(list);
-		return -ENODEV;
-	}
 	header_print(&p, o->version);
 	pr_open(&p, "devices", '[');
-	for (int i = 0; i < n; i++)
+	for (int i = 0; list && i < n; i++)
 		if (!o->dev || strcmp(o->dev, ibv_get_device_name(list[i])) == 0)
 			dev_print(&p, list[i]);
 	pr_close(&p, ']');
 	pr_close(&p, '}');
 	if (p.json)
 		fputc('\n', f);
-	ibv_free_device_list(list);
-	return 0;
+	if (list)
+		ibv_free_device_list(list);
+	return list ? 0 : -ENODEV;
 }

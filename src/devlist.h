@@ -17,8 +17,9 @@ struct devlist_opts {
 };
 
 /* Print to f (results only; diagnostics go to stderr).  0, or -ENODEV when
- * there is no device (or no device o->dev), after logging a hint.  A device
- * or port that cannot be queried is listed with its error, not fatal. */
+ * there is no device (or no device o->dev), after logging a hint; JSON is
+ * then still one document, with an empty "devices" list.  A device or port
+ * that cannot be queried is listed with its error, not fatal. */
 int devlist_print(FILE *f, const struct devlist_opts *o);
 
 #endif

@@ -6,6 +6,7 @@
 static const char *prog = "rdmabench";
 static bool verbose;
 static __thread const char *who;   /* -j: "thread 2", this thread's messages */
+static char first_error[512];   /* for the failed document's "error" */
 
 void log_set_prog(const char *name) { prog = name; }
 void log_set_verbose(bool on) { verbose = on; }
@@ -37,8 +38,25 @@ void log_err(const char *fmt, ...)
 	vsnprintf(last_err, sizeof(last_err), fmt, ap);
 	va_end(ap);
 	va_start(ap, fmt);
+	if (!first_error[0]) {
+		va_list copy;
+
+		va_copy(copy, ap);
+		vsnprintf(first_error, sizeof(first_error), fmt, copy);
+		va_end(copy);
+	}
 	log_v("error: ", fmt, ap);
 	va_end(ap);
+}
+
+const char *log_first_error(void)
+{
+	return first_error[0] ? first_error : NULL;
+}
+
+void log_clear_error(void)
+{
+	first_error[0] = '\0';
 }
 
 void log_warn(const char *fmt, ...)

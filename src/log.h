@@ -15,6 +15,10 @@ void log_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The calling thread's last log_err() message ("" when none since the clear). */
 const char *log_last_err(void);
 void log_clear_last_err(void);
+/* The first log_err() message since the start or log_clear_error() (NULL:
+ * none): what a failed results document names as its error. */
+const char *log_first_error(void);
+void log_clear_error(void);
 /* "prog: warning: ..." */
 void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "prog: ..." informational, always shown (stderr). */

@@ -15,78 +15,99 @@
 enum {
 	OPT_BIND = 256, OPT_TCLASS, OPT_PERSISTENT, OPT_TIMEOUT, OPT_WARMUP,
 	OPT_WARMUP_TIME, OPT_NUMA_NODE, OPT_NO_NUMA, OPT_CPU, OPT_HUGEPAGES,
-	OPT_GBITS, OPT_PCTS, OPT_CSV, OPT_JSON, OPT_RAW, OPT_VERBOSE, OPT_FORMAT,
+	OPT_GBITS, OPT_PCTS, OPT_CSV, OPT_JSON, OPT_RAW, OPT_FORMAT,
 	OPT_OUTPUT, OPT_CLOCK, OPT_SOURCE_IP, OPT_NO_RELAXED, OPT_ATOMIC_SAME,
 	OPT_THREAD_ROWS,
 	OPT_LOOPBACK,
 };
 
+/* The groups of --help, in this order. */
+enum opt_group { G_CONN, G_TEST, G_OUTPUT, G_PLACE, G_INFO, G_N };
+
+static const char *const group_title[G_N] = {
+	[G_CONN] = "Connection", [G_TEST] = "Test", [G_OUTPUT] = "Output",
+	[G_PLACE] = "Placement", [G_INFO] = "Information",
+};
+
+/*
+ * One option.  name is the spelling --help shows, with dashes; the other
+ * spelling (underscores, as perftest users type them) is accepted too.
+ * feature: 0 for every benchmark, else only those with that feature
+ * (bench.h): the others reject it (exit 2) and their --help does not list
+ * it.  help NULL: an alias, not listed.  The default shown after help comes
+ * from options_defaults() (opt_default_text), never typed here.
+ *
+ * Adding an option: a line below (a letter, or an OPT_* code; its group;
+ * a FEAT_* bit if only some benchmarks take it), a case in options_apply(),
+ * a case in opt_default_text() if options_defaults() gives it a value, its
+ * text in man/gen-options.sh (then run it), its values in the completion if
+ * they are a list.  Both spellings, --help and the tests (tests/cli.sh,
+ * test_options.c: they walk this table) follow by themselves.
+ */
 struct opt_desc {
 	const char *name;
 	int code;
 	int has_arg;
 	const char *arg;
-	unsigned feature;           /* 0: every benchmark */
+	unsigned feature;
+	enum opt_group group;
 	const char *help;
 };
 
 /* The usage text and getopt's table both come from here. */
 static const struct opt_desc opt_table[] = {
-	{ "ib-dev", 'd', 1, "DEV", 0, "RDMA device (default: the first one)" },
-	{ "ib-port", 'i', 1, "N", 0, "device port, 1..255 (default 1)" },
-	{ "gid-index", 'x', 1, "N", 0, "GID index (default: RoCE v2 IPv4-mapped, then IPv6, then v1)" },
-	{ "port", 'p', 1, "N", 0, "TCP port of the out-of-band exchange (default 18515)" },
-	{ "bind", OPT_BIND, 1, "ADDR", 0, "server: listen on ADDR only (default: all)" },
-	{ "connection", 'c', 1, "RC|UC|UD", 0, "transport (default RC)" },
-	{ "rdma_cm", 'R', 0, NULL, 0, "connect the QPs with librdmacm" },
-	{ "mtu", 'm', 1, "BYTES", 0, "path MTU 256..4096 (default: the smaller active MTU)" },
-	{ "qp-timeout", 'u', 1, "N", 0, "QP ack timeout 4.096us*2^N, 0..31 (default 14)" },
-	{ "sl", 'S', 1, "N", 0, "service level 0..15 (default 0)" },
-	{ "tclass", OPT_TCLASS, 1, "N", 0, "traffic class 0..255 (with -R: the rdma_cm ToS)" },
-	{ "source-ip", OPT_SOURCE_IP, 1, "ADDR", 0, "client with -R: bind rdma_cm to this local address" },
-	{ "source_ip", OPT_SOURCE_IP, 1, "ADDR", 0, NULL },
-	{ "bind_source_ip", OPT_SOURCE_IP, 1, "ADDR", 0, NULL },
-	{ "persistent", OPT_PERSISTENT, 0, NULL, 0, "server: serve clients one after another" },
-	{ "loopback", OPT_LOOPBACK, 0, NULL, 0, "run the server and the client here, in one command" },
-	{ "timeout", OPT_TIMEOUT, 1, "SECONDS", 0, "deadline for a silent peer or a stalled queue (default 10)" },
-	{ "size", 's', 1, "BYTES", FEAT_SIZE, "message size, K/M suffixes (default: per test)" },
-	{ "all", 'a', 0, NULL, FEAT_SIZE, "sweep sizes 2B..8MiB in powers of two (UD: up to the MTU)" },
-	{ "iters", 'n', 1, "N", 0, "iterations per size (default: per test)" },
-	{ "duration", 'D', 1, "SECONDS", 0, "run for SECONDS instead of -n iterations" },
-	{ "warmup", OPT_WARMUP, 1, "N", FEAT_LATENCY, "iterations run before measuring (default 100)" },
-	{ "warmup-time", OPT_WARMUP_TIME, 1, "SECONDS", 0, "with -D: warm-up excluded from the figures (default 1, or D/4 when D < 4)" },
-	{ "qp", 'q', 1, "N", FEAT_QPS, "number of QPs (default 1)" },
-	{ "bidirectional", 'b', 0, NULL, FEAT_BIDIR, "traffic in both directions" },
-	{ "threads", 'j', 1, "N", FEAT_THREADS, "N measuring threads, each with its own -q QPs, CQ, buffers and CPU (default 1)" },
-	{ "thread-rows", OPT_THREAD_ROWS, 0, NULL, FEAT_THREADS, "human and CSV output: a row per thread after each size's total" },
-	{ "tx-depth", 't', 1, "N", 0, "send queue depth (default: per test)" },
-	{ "rx-depth", 'r', 1, "N", 0, "receive queue depth (default: per test)" },
-	{ "post_list", 'l', 1, "N", FEAT_POST_LIST, "post N work requests per ibv_post_send (default 1)" },
-	{ "cq-mod", 'Q', 1, "N", FEAT_CQ_MOD, "request a completion every N sends (default 100)" },
-	{ "outs", 'o', 1, "N", FEAT_OUTS, "outstanding RDMA reads/atomics per QP (default: the smaller device maximum of both sides)" },
-	{ "inline_size", 'I', 1, "BYTES", FEAT_INLINE, "inline sends of up to BYTES (default: 0 for bandwidth, perftest's for latency; never above the device's grant)" },
-	{ "disable-pcie-relaxed", OPT_NO_RELAXED, 0, NULL, 0, "register buffers without PCIe relaxed ordering" },
-	{ "disable_pcie_relaxed", OPT_NO_RELAXED, 0, NULL, 0, NULL },
-	{ "events", 'e', 0, NULL, FEAT_EVENTS, "sleep on a completion channel instead of busy polling" },
-	{ "atomic_type", 'A', 1, "OP", FEAT_ATOMIC_OP, "FETCH_AND_ADD or CMP_AND_SWAP (default FETCH_AND_ADD)" },
-	{ "atomic-same-address", OPT_ATOMIC_SAME, 0, NULL, FEAT_ATOMIC_OP, "every atomic of a QP on one 8-byte word (default: 64 slots, 64 B apart, as perftest)" },
-	{ "numa-node", OPT_NUMA_NODE, 1, "N", 0, "place buffers and thread on node N (default: the device's)" },
-	{ "no-numa", OPT_NO_NUMA, 0, NULL, 0, "leave NUMA placement alone" },
-	{ "cpu", OPT_CPU, 1, "LIST", 0, "pin the measuring thread to LIST (e.g. 2 or 0-3)" },
-	{ "use-hugepages", OPT_HUGEPAGES, 0, NULL, 0, "allocate buffers on huge pages" },
-	{ "use_hugepages", OPT_HUGEPAGES, 0, NULL, 0, NULL },
-	{ "report_gbits", OPT_GBITS, 0, NULL, 0, "human table: bandwidth in Gb/s instead of MiB/s" },
-	{ "percentiles", OPT_PCTS, 1, "LIST", FEAT_LATENCY, "latency percentiles (default 50,90,99,99.9,99.99)" },
-	{ "csv", OPT_CSV, 2, "FILE", 0, "results as CSV (to FILE, or stdout)" },
-	{ "json", OPT_JSON, 2, "FILE", 0, "results as JSON (to FILE, or stdout)" },
-	{ "report-counters", 'W', 1, "LIST", 0, "report port counters' changes: counters/NAME, hw_counters/NAME or NAME, comma-separated" },
-	{ "histogram", 'H', 1, "FILE", FEAT_LATENCY, "latency histogram as CSV to FILE" },
-	{ "raw", OPT_RAW, 1, "FILE", FEAT_LATENCY, "every latency sample, in order, to FILE" },
-	{ "clock", OPT_CLOCK, 1, "auto|tsc|monotonic", 0, "timestamps from the TSC or clock_gettime (default auto: the TSC where clock_gettime is slow)" },
-	{ "CPU-freq", 'F', 0, NULL, 0, "accepted for perftest compatibility (no effect)" },
-	{ "verbose", OPT_VERBOSE, 0, NULL, 0, "say more on stderr (clock, placement, QP attributes)" },
-	{ "version", 'V', 0, NULL, 0, "print the version and exit" },
-	{ "help", 'h', 0, NULL, 0, "print this help and exit" },
+	{ "ib-dev", 'd', 1, "DEV", 0, G_CONN, "RDMA device (default: the first one)" },
+	{ "ib-port", 'i', 1, "N", 0, G_CONN, "device port, 1..255" },
+	{ "gid-index", 'x', 1, "N", 0, G_CONN, "GID index (default: RoCE v2 IPv4-mapped, then IPv6, then v1)" },
+	{ "port", 'p', 1, "N", 0, G_CONN, "TCP port of the out-of-band exchange" },
+	{ "bind", OPT_BIND, 1, "ADDR", 0, G_CONN, "server: listen on ADDR only (default: all)" },
+	{ "connection", 'c', 1, "TR", 0, G_CONN, "transport" },
+	{ "rdma-cm", 'R', 0, NULL, 0, G_CONN, "connect the QPs with librdmacm" },
+	{ "mtu", 'm', 1, "BYTES", 0, G_CONN, "path MTU 256..4096 (default: the smaller active MTU)" },
+	{ "qp-timeout", 'u', 1, "N", 0, G_CONN, "QP ack timeout 4.096us*2^N, 0..31" },
+	{ "sl", 'S', 1, "N", 0, G_CONN, "service level 0..15" },
+	{ "tclass", OPT_TCLASS, 1, "N", 0, G_CONN, "traffic class 0..255 (with -R: the rdma_cm ToS)" },
+	{ "source-ip", OPT_SOURCE_IP, 1, "ADDR", 0, G_CONN, "client with -R: bind rdma_cm to this local address" },
+	{ "bind-source-ip", OPT_SOURCE_IP, 1, "ADDR", 0, G_CONN, NULL },
+	{ "persistent", OPT_PERSISTENT, 0, NULL, 0, G_CONN, "server: serve clients one after another" },
+	{ "loopback", OPT_LOOPBACK, 0, NULL, 0, G_CONN, "run the server and the client here, in one command" },
+	{ "timeout", OPT_TIMEOUT, 1, "SECONDS", 0, G_CONN, "deadline for a silent peer or a stalled queue" },
+	{ "size", 's', 1, "BYTES", FEAT_SIZE, G_TEST, "message size, K/M suffixes" },
+	{ "all", 'a', 0, NULL, FEAT_SIZE, G_TEST, "sweep sizes 2B..8MiB in powers of two" },
+	{ "iters", 'n', 1, "N", 0, G_TEST, "iterations per size" },
+	{ "duration", 'D', 1, "SECONDS", 0, G_TEST, "run for SECONDS instead of -n iterations" },
+	{ "warmup", OPT_WARMUP, 1, "N", FEAT_LATENCY, G_TEST, "iterations run before measuring" },
+	{ "warmup-time", OPT_WARMUP_TIME, 1, "SECONDS", 0, G_TEST, "with -D: warm-up excluded from the figures (default 1, or D/4 when D < 4)" },
+	{ "qp", 'q', 1, "N", FEAT_QPS, G_TEST, "number of QPs" },
+	{ "bidirectional", 'b', 0, NULL, FEAT_BIDIR, G_TEST, "traffic in both directions" },
+	{ "threads", 'j', 1, "N", FEAT_THREADS, G_TEST, "N measuring threads, each with its own -q QPs, CQ, buffers and CPU" },
+	{ "tx-depth", 't', 1, "N", 0, G_TEST, "send queue depth" },
+	{ "rx-depth", 'r', 1, "N", FEAT_RX_DEPTH, G_TEST, "receive queue depth" },
+	{ "post-list", 'l', 1, "N", FEAT_POST_LIST, G_TEST, "post N work requests per ibv_post_send" },
+	{ "cq-mod", 'Q', 1, "N", FEAT_CQ_MOD, G_TEST, "request a completion every N sends, at most -t" },
+	{ "outs", 'o', 1, "N", FEAT_OUTS, G_TEST, "outstanding RDMA reads/atomics per QP (default: the smaller device maximum of both sides)" },
+	{ "inline-size", 'I', 1, "BYTES", FEAT_INLINE, G_TEST, "inline sends of up to BYTES, never above the device's grant" },
+	{ "disable-pcie-relaxed", OPT_NO_RELAXED, 0, NULL, 0, G_TEST, "register buffers without PCIe relaxed ordering" },
+	{ "events", 'e', 0, NULL, FEAT_EVENTS, G_TEST, "sleep on a completion channel instead of busy polling" },
+	{ "atomic-type", 'A', 1, "OP", FEAT_ATOMIC_OP, G_TEST, "FETCH_AND_ADD or CMP_AND_SWAP" },
+	{ "atomic-same-address", OPT_ATOMIC_SAME, 0, NULL, FEAT_ATOMIC_OP, G_TEST, "every atomic of a QP on one 8-byte word (default: 64 slots, 64 B apart, as perftest)" },
+	{ "clock", OPT_CLOCK, 1, "auto|tsc|monotonic", 0, G_TEST, "timestamps from the TSC, from clock_gettime, or auto: the TSC where clock_gettime is slow" },
+	{ "CPU-freq", 'F', 0, NULL, 0, G_TEST, "accepted for perftest compatibility (no effect)" },
+	{ "report-gbits", OPT_GBITS, 0, NULL, FEAT_BANDWIDTH, G_OUTPUT, "human table: bandwidth in Gb/s instead of MiB/s" },
+	{ "percentiles", OPT_PCTS, 1, "LIST", FEAT_LATENCY, G_OUTPUT, "latency percentiles" },
+	{ "csv", OPT_CSV, 2, "FILE", 0, G_OUTPUT, "results as CSV (to FILE, or stdout)" },
+	{ "json", OPT_JSON, 2, "FILE", 0, G_OUTPUT, "results as JSON (to FILE, or stdout)" },
+	{ "report-counters", 'W', 1, "LIST", 0, G_OUTPUT, "report port counters' changes: counters/NAME, hw_counters/NAME or NAME, comma-separated" },
+	{ "histogram", 'H', 1, "FILE", FEAT_LATENCY, G_OUTPUT, "latency histogram as CSV to FILE" },
+	{ "raw", OPT_RAW, 1, "FILE", FEAT_LATENCY, G_OUTPUT, "every latency sample, in order, to FILE" },
+	{ "thread-rows", OPT_THREAD_ROWS, 0, NULL, FEAT_THREADS, G_OUTPUT, "human and CSV output: a row per thread after each size's total" },
+	{ "verbose", 'v', 0, NULL, 0, G_OUTPUT, "say more on stderr (clock, placement, QP attributes)" },
+	{ "numa-node", OPT_NUMA_NODE, 1, "N", 0, G_PLACE, "place buffers and thread on node N (default: the device's)" },
+	{ "no-numa", OPT_NO_NUMA, 0, NULL, 0, G_PLACE, "leave NUMA placement alone" },
+	{ "cpu", OPT_CPU, 1, "LIST", 0, G_PLACE, "pin the measuring thread to LIST (e.g. 2 or 0-3)" },
+	{ "use-hugepages", OPT_HUGEPAGES, 0, NULL, 0, G_PLACE, "allocate buffers on huge pages" },
+	{ "version", 'V', 0, NULL, 0, G_INFO, "print the version and exit" },
+	{ "help", 'h', 0, NULL, 0, G_INFO, "print this help and exit" },
 };
 
 #define N_OPTS (sizeof(opt_table) / sizeof(opt_table[0]))
@@ -111,8 +132,8 @@ const char *options_atomic_name(enum rb_atomic_op op)
 /* The bench file's features and those its metric and verb imply. */
 static unsigned bench_features(const struct rb_bench *b)
 {
-	return b->features | (b->metric == METRIC_LAT ? FEAT_LATENCY : FEAT_THREADS) |
-	       (b->verb != VERB_ATOMIC ? FEAT_SIZE : 0);
+	return b->features | (b->metric == METRIC_LAT ? FEAT_LATENCY : FEAT_BANDWIDTH | FEAT_THREADS) |
+	       (b->verb != VERB_ATOMIC ? FEAT_SIZE : 0) | (b->verb == VERB_SEND ? FEAT_RX_DEPTH : 0);
 }
 
 static const struct opt_desc *opt_find(int code)
@@ -366,7 +387,7 @@ static int options_apply(int c, const char *arg, struct rb_options *o)
 	case OPT_RAW: o->raw_file = arg; return 0;
 	case OPT_CLOCK: return parse_clock(arg, &o->clock);
 	case 'F': return 0;
-	case OPT_VERBOSE: o->verbose = true; return 0;
+	case 'v': o->verbose = true; return 0;
 	}
 	return -EINVAL;
 }
@@ -402,9 +423,9 @@ static int options_check(const struct rb_bench *b, struct rb_options *o, unsigne
 		return usage_error("-c/--connection: %s is not supported by %s",
 				   options_transport_name(o->transport), b->name);
 	if (o->rdma_cm && o->transport == TR_UD)
-		return usage_error("-R/--rdma_cm supports RC and UC; UD is connected by hand (drop -R)");
+		return usage_error("-R/--rdma-cm supports RC and UC; UD is connected by hand (drop -R)");
 	if (o->source_ip && (!o->rdma_cm || !o->server))
-		return usage_error("--source-ip applies to a client with -R/--rdma_cm (%s)",
+		return usage_error("--source-ip applies to a client with -R/--rdma-cm (%s)",
 				   o->server ? "without -R the source is the GID: choose it with -d and -x"
 					     : "a server listens on --bind ADDR");
 	if (o->loopback && (o->server || o->persistent || o->source_ip))
@@ -429,7 +450,7 @@ static int options_check(const struct rb_bench *b, struct rb_options *o, unsigne
 		return usage_error("--no-numa cannot be combined with %s",
 				   o->cpu_list ? "--cpu" : "--numa-node");
 	if (o->post_list > o->tx_depth)
-		return usage_error("-l/--post_list %u is larger than -t/--tx-depth %u",
+		return usage_error("-l/--post-list %u is larger than -t/--tx-depth %u",
 				   o->post_list, o->tx_depth);
 	if (o->transport == TR_UD && o->size > 4096 && !o->all)
 		return usage_error("-s/--size: %llu is larger than any UD message can be (the MTU, at most 4096)",
@@ -450,35 +471,68 @@ static int reject_feature(const struct rb_bench *b, int code)
 	return -EINVAL;
 }
 
-static void build_getopt(struct option *lo, char *so)
+/* The other spelling of a long name: '-' and '_' swapped ("" if none). */
+static void opt_alt_name(const char *name, char *alt, size_t len)
 {
-	size_t n = 0;
+	bool dash = strchr(name, '-') != NULL;
+	size_t i;
+
+	for (i = 0; name[i] && i + 1 < len; i++)
+		alt[i] = dash && name[i] == '-' ? '_' : !dash && name[i] == '_' ? '-' : name[i];
+	alt[i] = '\0';
+	if (!strcmp(alt, name))
+		alt[0] = '\0';
+}
+
+#define N_LONG (2 * N_OPTS)
+#define ALT_LEN 32
+
+/* getopt's tables: every name in both spellings (alt holds the others). */
+static void build_getopt(struct option *lo, char alt[][ALT_LEN], char *so)
+{
+	size_t n = 0, k = 0;
 
 	for (size_t i = 0; i < N_OPTS; i++) {
 		const struct opt_desc *d = &opt_table[i];
+		int has = d->has_arg == 2 ? optional_argument : d->has_arg ? required_argument : no_argument;
 
-		lo[i] = (struct option){ d->name, d->has_arg == 2 ? optional_argument :
-					 d->has_arg ? required_argument : no_argument, NULL, d->code };
+		lo[k++] = (struct option){ d->name, has, NULL, d->code };
+		opt_alt_name(d->name, alt[i], ALT_LEN);
+		if (alt[i][0])
+			lo[k++] = (struct option){ alt[i], has, NULL, d->code };
 		if (d->code < 256) {
 			so[n++] = (char)d->code;
 			if (d->has_arg)
 				so[n++] = ':';
 		}
 	}
-	lo[N_OPTS] = (struct option){ 0 };
+	lo[k] = (struct option){ 0 };
 	so[n] = '\0';
+}
+
+/* -Q given above -t is an error; the default is lowered to -t, and the
+ * metadata's cq_mod says so. */
+static int check_cq_mod(struct rb_options *o)
+{
+	if (o->cq_mod_given && o->cq_mod > o->tx_depth)
+		return usage_error("-Q/--cq-mod %u is larger than -t/--tx-depth %u (a completion is requested at least every -t sends): give -Q %u or less, or a larger -t",
+				   o->cq_mod, o->tx_depth, o->tx_depth);
+	if (o->cq_mod > o->tx_depth)
+		o->cq_mod = o->tx_depth;
+	return 0;
 }
 
 int options_parse(int argc, char **argv, const struct rb_bench *b, struct rb_options *o)
 {
-	struct option lo[N_OPTS + 1];
+	struct option lo[N_LONG + 1];
+	char alt[N_OPTS][ALT_LEN];
 	char so[2 * N_OPTS + 2];
 	unsigned given = 0;
 	int c;
 
 	options_defaults(b, o);
 	options_cmdline(argc, argv, o);
-	build_getopt(lo, so);
+	build_getopt(lo, alt, so);
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
@@ -510,28 +564,179 @@ int options_parse(int argc, char **argv, const struct rb_bench *b, struct rb_opt
 		o->server = argv[optind++];
 	if (optind < argc)
 		return usage_error("unexpected argument '%s' (only one server host may be given)", argv[optind]);
-	return options_check(b, o, given);
+	if (options_check(b, o, given))
+		return -EINVAL;
+	return check_cq_mod(o);
+}
+
+/*
+ * perftest's defaults (ctx_set_max_inline() in perftest_parameters.c):
+ * bandwidth tests send nothing inline; latency tests inline writes up to
+ * 220 bytes (DEF_INLINE_WRITE), sends up to 236 (DEF_INLINE_SEND_RC_UC)
+ * or 188 on UD (DEF_INLINE_SEND_UD); reads and atomics none.  Its
+ * per-vendor table (and 0 for devices it does not know, rxe among them)
+ * is not copied: the device's grant bounds the default instead.
+ */
+uint32_t options_inline_default(const struct rb_bench *b, enum rb_transport tr)
+{
+	if (b->metric != METRIC_LAT)
+		return 0;
+	if (b->verb == VERB_WRITE)
+		return 220;
+	if (b->verb == VERB_SEND)
+		return tr == TR_UD ? 188 : 236;
+	return 0;
+}
+
+/* "RC|UC|UD": the transports b accepts. */
+static void transports_text(const struct rb_bench *b, const char *sep, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (unsigned t = TR_RC; t <= TR_UD && used < len; t <<= 1)
+		if (b->transports & t)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? sep : "",
+						 options_transport_name((enum rb_transport)t));
+}
+
+static void inline_default_text(const struct rb_bench *b, char *buf, size_t len)
+{
+	uint32_t rc = options_inline_default(b, TR_RC), ud = options_inline_default(b, TR_UD);
+
+	if ((b->transports & TR_UD) && ud != rc)
+		snprintf(buf, len, "%u, UD %u", rc, ud);
+	else
+		snprintf(buf, len, "%u", rc);
+}
+
+static void pcts_text(const struct rb_options *o, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	for (int i = 0; i < o->npct && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%g", i ? "," : "", o->pcts[i]);
+}
+
+/* The default of an option for b, as options_defaults() sets it ("": none
+ * worth a number; the help text says it in words). */
+static void opt_default_text(int code, const struct rb_bench *b, char *buf, size_t len)
+{
+	struct rb_options d;
+
+	options_defaults(b, &d);
+	buf[0] = '\0';
+	switch (code) {
+	case 'i': snprintf(buf, len, "%d", d.ib_port); break;
+	case 'p': snprintf(buf, len, "%u", d.port); break;
+	case 'c': snprintf(buf, len, "%s", options_transport_name(d.transport)); break;
+	case 'u': snprintf(buf, len, "%u", d.qp_timeout); break;
+	case 'S': snprintf(buf, len, "%u", d.sl); break;
+	case OPT_TIMEOUT: snprintf(buf, len, "%g", d.timeout_s); break;
+	case 's': snprintf(buf, len, "%llu", (unsigned long long)d.size); break;
+	case 'n': snprintf(buf, len, "%llu", (unsigned long long)d.iters); break;
+	case OPT_WARMUP: snprintf(buf, len, "%llu", (unsigned long long)d.warmup_iters); break;
+	case 'q': snprintf(buf, len, "%u", d.qps); break;
+	case 't': snprintf(buf, len, "%u", d.tx_depth); break;
+	case 'r': snprintf(buf, len, "%u", d.rx_depth); break;
+	case 'l': snprintf(buf, len, "%u", d.post_list); break;
+	case 'Q': snprintf(buf, len, "%u", d.cq_mod); break;
+	case 'I': inline_default_text(b, buf, len); break;
+	case 'A': snprintf(buf, len, "%s", options_atomic_name(d.atomic_op)); break;
+	case OPT_CLOCK: snprintf(buf, len, "%s", d.clock == CLK_AUTO ? "auto" : "?"); break;
+	case OPT_PCTS: pcts_text(&d, buf, len); break;
+	}
+}
+
+#define HELP_WIDTH 79
+#define HELP_HEAD 24
+
+/* "-d, --ib-dev=DEV", "    --csv[=FILE]", "-c, --connection=RC|UC" */
+static void opt_head(const struct opt_desc *d, const struct rb_bench *b, char *buf, size_t len)
+{
+	char arg[64];
+
+	snprintf(arg, sizeof(arg), "%s", d->arg ? d->arg : "");
+	if (d->code == 'c')
+		transports_text(b, "|", arg, sizeof(arg));
+	snprintf(buf, len, "%s%c%s--%s%s%s%s", d->code < 256 ? "-" : " ",
+		 d->code < 256 ? d->code : ' ', d->code < 256 ? ", " : "  ", d->name,
+		 !d->arg ? "" : d->has_arg == 2 ? "[=" : "=", arg, d->has_arg == 2 ? "]" : "");
+}
+
+/* The length of the unit at text: a word and the words starting with '-'
+ * that follow it (kept on its line: see help_wrap). */
+static size_t wrap_unit(const char *text)
+{
+	size_t n = strcspn(text, " ");
+
+	while (text[n] == ' ' && text[n + 1] == '-')
+		n += 1 + strcspn(text + n + 1, " ");
+	return n;
+}
+
+/* Write text from column col on, wrapped before HELP_WIDTH.  A line never
+ * starts with '-': tools (docs.sh, gen-options.sh) read those as option heads. */
+static void help_wrap(FILE *f, const char *text, int col)
+{
+	int at = col;
+
+	while (*text) {
+		size_t w = wrap_unit(text);
+
+		if (at > col && at + 1 + (int)w > HELP_WIDTH) {
+			fprintf(f, "\n%*s", col, "");
+			at = col;
+		}
+		at += fprintf(f, "%s%.*s", at > col ? " " : "", (int)w, text);
+		text += w + (text[w] == ' ');
+	}
+	fputc('\n', f);
+}
+
+static void opt_usage_line(const struct opt_desc *d, const struct rb_bench *b, FILE *f)
+{
+	char head[96], def[64], text[320];
+
+	opt_head(d, b, head, sizeof(head));
+	opt_default_text(d->code, b, def, sizeof(def));
+	snprintf(text, sizeof(text), "%s%s%s%s%s", d->help,
+		 d->code == 'a' && (b->transports & TR_UD) ? " (UD: up to the MTU)" : "",
+		 def[0] ? " (default " : "", def, def[0] ? ")" : "");
+	if ((int)strlen(head) > HELP_HEAD)
+		fprintf(f, "  %s\n%*s", head, HELP_HEAD + 3, "");
+	else
+		fprintf(f, "  %-*s ", HELP_HEAD, head);
+	help_wrap(f, text, HELP_HEAD + 3);
+}
+
+static bool opt_listed(const struct opt_desc *d, const struct rb_bench *b)
+{
+	return d->help && (!d->feature || (bench_features(b) & d->feature));
 }
 
 void options_usage(const struct rb_bench *b, FILE *f)
 {
 	fprintf(f, "Usage: %s [OPTIONS]          run the server\n"
-		   "       %s [OPTIONS] HOST     run the client against HOST\n\n%s.\n\nOptions:\n",
-		b->name, b->name, b->summary);
-	for (size_t i = 0; i < N_OPTS; i++) {
-		const struct opt_desc *d = &opt_table[i];
-		char head[64];
-
-		if (!d->help || (d->feature && !(bench_features(b) & d->feature)))
-			continue;
-		if (d->code < 256)
-			snprintf(head, sizeof(head), "-%c, --%s%s%s", d->code, d->name,
-				 d->arg ? (d->has_arg == 2 ? "[=" : "=") : "", d->arg ? d->arg : "");
-		else
-			snprintf(head, sizeof(head), "    --%s%s%s%s", d->name,
-				 d->arg ? (d->has_arg == 2 ? "[=" : "=") : "", d->arg ? d->arg : "",
-				 d->has_arg == 2 ? "]" : "");
-		fprintf(f, "  %-30s %s\n", head, d->help);
+		   "       %s [OPTIONS] HOST     run the client against HOST\n\n",
+		b->name, b->name);
+	help_wrap(f, b->summary, 0);
+	for (int g = 0; g < G_N; g++) {
+		fprintf(f, "\n%s:\n", group_title[g]);
+		for (size_t i = 0; i < N_OPTS; i++)
+			if (opt_table[i].group == (enum opt_group)g && opt_listed(&opt_table[i], b))
+				opt_usage_line(&opt_table[i], b, f);
 	}
-	fprintf(f, "\nExit status: 0 success, 1 runtime failure, 2 usage error.\n");
+	fprintf(f, "\nLong options may be spelt with - or _ (--ib-dev, --ib_dev).\n"
+		   "Exit status: 0 success, 1 runtime failure, 2 usage error.\n");
+}
+
+const char *options_long_name(size_t i, int *code, int *has_arg, bool *listed_for_all)
+{
+	if (i >= N_OPTS)
+		return NULL;
+	*code = opt_table[i].code;
+	*has_arg = opt_table[i].has_arg;
+	*listed_for_all = opt_table[i].help && !opt_table[i].feature;
+	return opt_table[i].name;
 }

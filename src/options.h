@@ -89,6 +89,15 @@ enum { RB_EXIT_OK = 0, RB_EXIT_RUNTIME = 1, RB_EXIT_USAGE = 2 };
 int options_parse(int argc, char **argv, const struct rb_bench *b, struct rb_options *o);
 void options_usage(const struct rb_bench *b, FILE *f);
 
+/* perftest's inline default of b's sends/writes on tr (qp.c asks for it). */
+uint32_t options_inline_default(const struct rb_bench *b, enum rb_transport tr);
+/*
+ * For tests: the i-th entry of the option table (NULL past the end), as
+ * --help shows its long name; the other spelling ('-'/'_') is accepted too.
+ * listed_for_all: every benchmark's --help lists it.
+ */
+const char *options_long_name(size_t i, int *code, int *has_arg, bool *listed_for_all);
+
 /* "RC", "UC", "UD" */
 const char *options_transport_name(enum rb_transport t);
 const char *options_atomic_name(enum rb_atomic_op op);

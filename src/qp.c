@@ -43,32 +43,14 @@ void qps_init_attr(const struct rb_qps *q, const struct rb_options *o,
 	attr->sq_sig_all = 0;
 }
 
-/*
- * perftest's defaults (ctx_set_max_inline() in perftest_parameters.c):
- * bandwidth tests send nothing inline; latency tests inline writes up to
- * 220 bytes (DEF_INLINE_WRITE), sends up to 236 (DEF_INLINE_SEND_RC_UC)
- * or 188 on UD (DEF_INLINE_SEND_UD); reads and atomics none.  Its
- * per-vendor table (and 0 for devices it does not know, rxe among them)
- * is not copied: the device's grant bounds the default instead.
- */
-static uint32_t inline_default(const struct rb_bench *b, enum rb_transport tr)
-{
-	if (b->metric != METRIC_LAT)
-		return 0;
-	if (b->verb == VERB_WRITE)
-		return 220;
-	if (b->verb == VERB_SEND)
-		return tr == TR_UD ? 188 : 236;
-	return 0;
-}
-
+/* -I, or perftest's default (options_inline_default). */
 static uint32_t inline_ask(const struct rb_bench *b, const struct rb_options *o)
 {
 	bool can_inline = b->verb == VERB_SEND || b->verb == VERB_WRITE;
 
 	if (!can_inline)
 		return 0;
-	return o->inline_size >= 0 ? (uint32_t)o->inline_size : inline_default(b, o->transport);
+	return o->inline_size >= 0 ? (uint32_t)o->inline_size : options_inline_default(b, o->transport);
 }
 
 /* The next smaller inline size to try after a refusal (0: none left). */
@@ -108,7 +90,7 @@ static void qps_take_inline(struct rb_qps *q, const struct rb_options *o, uint32
 	q->max_inline = granted < q->inline_ask ? granted : q->inline_ask;
 	if (first && granted < q->inline_ask)
 		log_warn("%s %u: the device granted %u bytes of inline data; sending inline up to %u",
-			 o->inline_size >= 0 ? "-I/--inline_size" : "the default inline size",
+			 o->inline_size >= 0 ? "-I/--inline-size" : "the default inline size",
 			 q->inline_ask, granted, q->max_inline);
 	if (first)
 		log_verbose("inline: asked %u, granted %u, in use %u", q->inline_ask, granted, q->max_inline);
@@ -119,7 +101,7 @@ static void qp_create_failed(struct rb_qps *q, const struct rb_options *o, int e
 	if (o->inline_size > 0) {
 		uint32_t max = inline_probe_max(q, o, q->inline_ask);
 
-		log_err("-I/--inline_size %d: the device refused a QP with that much inline data (%s); it accepts at most %u bytes with -t %u: use -I %u or less",
+		log_err("-I/--inline-size %d: the device refused a QP with that much inline data (%s); it accepts at most %u bytes with -t %u: use -I %u or less",
 			o->inline_size, strerror(err), max, o->tx_depth, max);
 		return;
 	}

@@ -4,7 +4,9 @@
  *
  *   rb_devices [--json] [-d DEV] [--version] [--help]
  *
- * Exit status: 0 listed, 1 no device (or no device DEV), 2 usage error.
+ * Exit status: 0 listed, 1 no device (or no device DEV; with --json the
+ * document is still printed, listing none), 2 usage error.  Options have
+ * the benchmarks' names, in both spellings (--ib-dev, --ib_dev).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -22,16 +24,21 @@
 #endif
 
 static const char usage_text[] =
-	"usage: rb_devices [--json] [-d DEV] [--version] [--help]\n"
-	"  -d, --device DEV  only this device\n"
-	"  -j, --json        one JSON document instead of text\n"
-	"  -V, --version     print the version\n"
-	"  -h, --help        this help\n";
+	"Usage: rb_devices [--json] [-d DEV]\n\n"
+	"List the RDMA devices, their ports, GIDs and NUMA nodes.\n\n"
+	"Options:\n"
+	"  -d, --ib-dev=DEV         only the device DEV\n"
+	"      --json               one JSON document instead of text\n"
+	"  -V, --version            print the version and exit\n"
+	"  -h, --help               print this help and exit\n\n"
+	"Long options may be spelt with - or _ (--ib-dev, --ib_dev).\n"
+	"Exit status: 0 listed, 1 no device (or no device DEV; --json still prints\n"
+	"one document, with an empty device list), 2 usage error.\n";
 
 static int usage_error(const char *what, const char *opt)
 {
 	log_err("%s: %s", what, opt);
-	fprintf(stderr, "%s", usage_text);
+	log_info("try 'rb_devices --help'");
 	return 2;
 }
 
@@ -51,7 +58,9 @@ static const char *bad_option(const char *word)
 static int parse_args(int argc, char **argv, struct devlist_opts *o)
 {
 	static const struct option longopts[] = {
-		{ "device", required_argument, NULL, 'd' },
+		{ "ib-dev", required_argument, NULL, 'd' },
+		{ "ib_dev", required_argument, NULL, 'd' },
+		{ "device", required_argument, NULL, 'd' },     /* before 0.2 */
 		{ "json", no_argument, NULL, 'j' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },

@@ -371,10 +371,9 @@ static void meta_threads(struct report *r, const struct rb_session *s)
 	out_meta_str(r->out, "thread_cpus", "Thread CPUs", s->threads->cpus);
 }
 
-void report_begin(struct report *r, const struct rb_session *s)
+/* What ran where: also in a document that failed before it began. */
+static void meta_identity(struct report *r, const struct rb_session *s)
 {
-	/* -j: the threads' sessions hold the QPs; thread 0 speaks for all */
-	const struct rb_session *q = s->threads ? &s->threads->t[0].s : s;
 	char host[128] = "";
 
 	gethostname(host, sizeof(host) - 1);
@@ -384,6 +383,14 @@ void report_begin(struct report *r, const struct rb_session *s)
 	out_meta_str(r->out, "role", "Role", s->is_client ? "client" : "server");
 	out_meta_str(r->out, "host", "Host", host);
 	out_meta_str(r->out, "peer", "Peer", s->peer);
+}
+
+void report_begin(struct report *r, const struct rb_session *s)
+{
+	/* -j: the threads' sessions hold the QPs; thread 0 speaks for all */
+	const struct rb_session *q = s->threads ? &s->threads->t[0].s : s;
+
+	meta_identity(r, s);
 	meta_device(r, q);
 	meta_qp(r, q);
 	meta_test(r, q);
@@ -668,4 +675,52 @@ void report_close(struct report *r, const char *status, const char *error)
 	if (r->file && r->file != stdout)
 		fclose(r->file);
 	r->file = NULL;
+}
+
+void report_finish(struct report *r, const struct rb_session *s, const char *status,
+		   const char *error)
+{
+	if (r->out && !r->begun && s->opt->format != OUT_HUMAN) {
+		meta_identity(r, s);
+		report_meta_time(r->out);
+		out_meta_str(r->out, "command_line", "Command", s->opt->cmdline);
+		out_begin(r->out, s->bench->title, NULL, 0);
+	}
+	report_close(r, status, error);
+}
+
+/* Can path be written?  A file that was not there is removed again. */
+static int probe_file(const char *opt, const char *path)
+{
+	bool existed = access(path, F_OK) == 0;
+	FILE *f = fopen(path, "a");
+
+	if (!f) {
+		int err = -errno;
+
+		log_err("%s: cannot write %s: %s", opt, path, strerror(errno));
+		return err;
+	}
+	fclose(f);
+	if (!existed)
+		unlink(path);
+	return 0;
+}
+
+int report_check_files(const struct rb_session *s)
+{
+	struct rb_session first = *s;
+	char path[4096];
+	int err = 0;
+
+	first.size = s->opt->all ? RB_SWEEP_MIN : s->opt->size;
+	if (s->opt->raw_file) {
+		size_path(s->opt->raw_file, &first, path, sizeof(path));
+		err = probe_file("--raw", path);
+	}
+	if (!err && s->opt->histogram_file) {
+		size_path(s->opt->histogram_file, &first, path, sizeof(path));
+		err = probe_file("-H/--histogram", path);
+	}
+	return err;
 }

@@ -58,5 +58,12 @@ uint64_t report_row_count(const union out_val *row);
 /* Write -H and --raw for this size (m's samples are dumped before sorting). */
 int report_files(const struct rb_session *s, const struct rb_measure *m);
 void report_close(struct report *r, const char *status, const char *error);
+/* report_close, and a document that never began (a failure before the
+ * peer was reached) still says what ran: tool, test, role, host, peer. */
+void report_finish(struct report *r, const struct rb_session *s, const char *status,
+		   const char *error);
+/* Before any peer is reached: can -H and --raw be written?  0, or -errno
+ * after naming the option and the file. */
+int report_check_files(const struct rb_session *s);
 
 #endif

@@ -720,20 +720,37 @@ static const char *status_of(int err, bool partial)
 	return err ? "failed" : partial ? "partial" : "complete";
 }
 
-/* One client, from the first message to teardown.  Returns an exit code. */
-static int run_session(struct rb_session *s)
+static int exit_code(int err, bool partial)
 {
-	struct report r;
+	if (err == -EINVAL)
+		return RB_EXIT_USAGE;
+	return err || partial ? RB_EXIT_RUNTIME : RB_EXIT_OK;
+}
+
+/* The failed document (r NULL: an embedded session, none). */
+static void report_failed(struct report *r, const struct rb_session *s)
+{
+	if (r)
+		report_finish(r, s, "failed", log_first_error());
+}
+
+/*
+ * One client, from the first message to teardown, into r (opened by the
+ * caller; NULL under a driver, rb_mpi).  The client opened the device
+ * before it reached the peer.  Returns an exit code.
+ */
+static int run_session(struct rb_session *s, struct report *r)
+{
+	struct report link_r;
 	bool partial = false;
-	int err;
+	int err = 0;
 
 	session_timing(s);
-	if (s->link)
-		report_define(&r, s);
-	else if (report_open(&r, s))
-		return RB_EXIT_RUNTIME;
+	if (!r)
+		report_define(&link_r, s);
 	/* the device first: HELLO carries its limits (-R: rdma_cm picks it later) */
-	err = s->opt->rdma_cm ? 0 : device_open(s->opt->ib_dev, s->opt->ib_port, s->opt->gid_index, &s->dev);
+	if (!s->opt->rdma_cm && !s->dev.ctx)
+		err = device_open(s->opt->ib_dev, s->opt->ib_port, s->opt->gid_index, &s->dev);
 	if (!err)
 		err = exchange_hello(s);
 	if (!err)
@@ -742,74 +759,111 @@ static int run_session(struct rb_session *s)
 		err = check_atomics(s);
 	if (!err)
 		err = connect_qps(s);
-	if (!err && !s->link)
-		report_begin(&r, s);
+	if (!err && r)
+		report_begin(r, s);
 	if (!err)
-		err = run_sizes(s, &r, &partial);
+		err = run_sizes(s, r ? r : &link_r, &partial);
 	if (!err)
 		clock_check_drift();
 	if (!err && partial)
 		log_warn("size %llu: stopped early (%s); the figures cover what was measured",
 			 (unsigned long long)s->size, rb_stop ? "interrupted" : "the peer stopped first");
-	if (!s->link)
-		report_close(&r, status_of(err, partial), err ? "see the messages on stderr" : NULL);
+	if (r)
+		report_finish(r, s, status_of(err, partial), err ? log_first_error() : NULL);
 	session_teardown(s);
-	if (err == -EINVAL)
-		return RB_EXIT_USAGE;
-	return err || partial ? RB_EXIT_RUNTIME : RB_EXIT_OK;
+	return exit_code(err, partial);
+}
+
+/*
+ * What can fail without the peer fails before it is reached: the -H and
+ * --raw files, the device, port and GID index, the -W counters (-R:
+ * rdma_cm picks the device later).  The device stays open in d.
+ */
+static int check_local(const struct rb_session *s, struct rb_device *d)
+{
+	const struct rb_options *o = s->opt;
+	uint64_t scratch[RB_MAX_COUNTERS];
+	int err = report_check_files(s);
+
+	if (err || o->rdma_cm)
+		return err;
+	err = device_open(o->ib_dev, o->ib_port, o->gid_index, d);
+	if (!err)
+		err = counters_read("", d->name, d->port, &o->counters, scratch);
+	return err;
 }
 
 static int run_client(const struct rb_bench *b, const struct rb_options *o)
 {
 	struct rb_session s = { .bench = b, .opt = o, .is_client = true };
 	struct oob_chan chan;
-	int deadline_ms = (int)(o->timeout_s * 1000), fd, rc;
+	struct report r;
+	int deadline_ms = (int)(o->timeout_s * 1000), fd, rc, err;
 
 	snprintf(s.peer, sizeof(s.peer), "%s", o->server);
-	fd = oob_connect(o->server, o->port, deadline_ms);
-	if (fd < 0)
+	if (report_open(&r, &s))
 		return RB_EXIT_RUNTIME;
+	err = check_local(&s, &s.dev);
+	fd = err ? -1 : oob_connect(o->server, o->port, deadline_ms);
+	if (fd < 0) {
+		report_failed(&r, &s);
+		device_close(&s.dev);
+		return err ? exit_code(err, false) : RB_EXIT_RUNTIME;
+	}
 	oob_chan_tcp(&chan, fd);
 	s.chan = &chan;
-	rc = run_session(&s);
+	rc = run_session(&s, &r);
 	close(fd);
 	return rc;
 }
 
-/* A server fails at once on a device, port, GID index or -W counter that
- * cannot work, not when its first client comes.  With -R rdma_cm picks the device later. */
-static int server_check_device(const struct rb_options *o)
+/* A server fails at once on an output file, device, port, GID index or -W
+ * counter that cannot work, not when its first client comes. */
+static int server_check_local(const struct rb_session *s)
 {
-	uint64_t scratch[RB_MAX_COUNTERS];
-	struct rb_device d;
-	int err;
+	struct rb_device d = { 0 };
+	int err = check_local(s, &d);
 
-	if (o->rdma_cm)
-		return RB_EXIT_OK;
-	err = device_open(o->ib_dev, o->ib_port, o->gid_index, &d);
-	if (err)
-		return err == -EINVAL ? RB_EXIT_USAGE : RB_EXIT_RUNTIME;
-	err = counters_read("", d.name, d.port, &o->counters, scratch);
 	device_close(&d);
-	if (err)
-		return err == -EINVAL ? RB_EXIT_USAGE : RB_EXIT_RUNTIME;
-	return RB_EXIT_OK;
+	return err;
+}
+
+/* Serve one client on fd into r (opened: the first at start, the next
+ * ones here, each its own document).  Returns an exit code. */
+static int serve_client(struct rb_session *s, struct report *r, bool first, int fd)
+{
+	struct oob_chan chan;
+
+	log_verbose("client %s connected", s->peer);
+	log_clear_error();
+	if (!first && report_open(r, s))
+		return RB_EXIT_RUNTIME;
+	oob_chan_tcp(&chan, fd);
+	s->chan = &chan;
+	return run_session(s, r);
 }
 
 static int run_server(const struct rb_bench *b, const struct rb_options *o)
 {
+	struct rb_session s0 = { .bench = b, .opt = o };
 	struct oob_listener l;
-	int rc = server_check_device(o);
+	struct report r;
+	bool first = true;
+	int rc, err;
 
-	if (rc != RB_EXIT_OK)
-		return rc;
-	if (oob_listen(&l, o->bind_addr, o->port))
+	if (report_open(&r, &s0))
 		return RB_EXIT_RUNTIME;
+	err = server_check_local(&s0);
+	if (!err && oob_listen(&l, o->bind_addr, o->port))
+		err = -EADDRINUSE;
+	if (err) {
+		report_failed(&r, &s0);
+		return exit_code(err, false);
+	}
 	log_info("waiting for a client on port %u%s", o->port, o->persistent ? " (--persistent)" : "");
 	rc = RB_EXIT_RUNTIME;	/* a signal before any client ends in failure */
 	do {
 		struct rb_session s = { .bench = b, .opt = o };
-		struct oob_chan chan;
 		int fd = oob_accept(&l, -1, s.peer, sizeof(s.peer));
 
 		if (fd < 0) {
@@ -822,14 +876,14 @@ static int run_server(const struct rb_bench *b, const struct rb_options *o)
 				break;
 			continue;
 		}
-		log_verbose("client %s connected", s.peer);
-		oob_chan_tcp(&chan, fd);
-		s.chan = &chan;
 		oob_refuse_start(&l);
-		rc = run_session(&s);
+		rc = serve_client(&s, &r, first, fd);
+		first = false;
 		oob_refuse_stop(&l);
 		close(fd);
 	} while (o->persistent && !rb_stop);
+	if (first)	/* stopped by a signal before any client came */
+		report_finish(&r, &s0, "failed", "stopped before any client came");
 	oob_close_listener(&l);
 	return rc;
 }
@@ -858,5 +912,5 @@ int run_link(const struct rb_bench *b, const struct rb_options *o, const struct 
 
 	snprintf(s.peer, sizeof(s.peer), "%s", l->peer);
 	clock_init_once(o->clock);	/* both ends of a link may get here at once */
-	return run_session(&s);
+	return run_session(&s, NULL);
 }

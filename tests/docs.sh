@@ -196,6 +196,18 @@ if command -v bash >/dev/null 2>&1; then
 	[ "$reply" = "--atomic_type=FETCH_AND_ADD --atomic_type=CMP_AND_SWAP" ]
 	ok $? "completion: --atomic_type= completes FETCH_AND_ADD CMP_AND_SWAP"
 
+	reply=$(complete_words rb_atomic_bw --atomic-type= | paste -sd' ')
+	[ "$reply" = "--atomic-type=FETCH_AND_ADD --atomic-type=CMP_AND_SWAP" ]
+	ok $? "completion: --atomic-type= completes FETCH_AND_ADD CMP_AND_SWAP (got '$reply')"
+
+	reply=$(complete_words rb_send_bw --post_ | paste -sd' ')
+	[ "$reply" = "--post_list=" ]
+	ok $? "completion: --post_<TAB> offers perftest's spelling --post_list= (got '$reply')"
+
+	reply=$(complete_words rb_send_bw --report-g | paste -sd' ')
+	[ "$reply" = "--report-gbits" ]
+	ok $? "completion: --report-g<TAB> offers --report-gbits (got '$reply')"
+
 	mkdir "$tmp/files" && : >"$tmp/files/hist-a.csv" && : >"$tmp/files/hist-b.csv"
 	reply=$(cd "$tmp/files" && complete_words rb_send_lat --raw = hist | paste -sd' ')
 	echo "rb_send_lat --raw=hist<TAB>: $reply" | diag

@@ -76,5 +76,5 @@ usage_case '-c/--connection: UC' $P -c UC
 tap_ok $? "usage: rb_read_bw -c UC exits 2 naming -c/--connection"
 usage_case '-o/--outs: 0 is out of range' $P -o 0
 tap_ok $? "usage: rb_read_bw -o 0 exits 2 naming -o/--outs"
-usage_case '-I/--inline_size.*not supported' $P -I 64
+usage_case '-I/--inline-size.*not supported' $P -I 64
 tap_ok $? "usage: rb_read_bw -I 64 exits 2: reads carry no inline data"

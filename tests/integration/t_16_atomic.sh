@@ -74,7 +74,7 @@ else
 	tap_skip "a device without atomics" "no C compiler for the preload shim: $(head -c 200 "$RB_CASE_DIR/cc.err")"
 fi
 
-usage_case '-A/--atomic_type.*FETCH_AND_ADD or CMP_AND_SWAP' rb_atomic_bw -A ADD
+usage_case '-A/--atomic-type.*FETCH_AND_ADD or CMP_AND_SWAP' rb_atomic_bw -A ADD
 tap_ok $? "usage: rb_atomic_bw -A ADD exits 2 naming -A and its values"
 usage_case '-s/--size is not supported' rb_atomic_lat -s 64
 tap_ok $? "usage: rb_atomic_lat -s 64 exits 2: atomics are 8 bytes"

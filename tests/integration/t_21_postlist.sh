@@ -62,8 +62,8 @@ tap_ok $? "rb_write_bw -q 4 -l 32 -n 300: 1200 writes over four QPs"
 postlist_case "read -l 50" rb_read_bw "-s 64 -n 1001 -l 50" 1001 64 100 128
 tap_ok $? "rb_read_bw -l 50 -n 1001: a last partial list, 1001 reads"
 
-postlist_case "read -l 64 -Q 200" rb_read_bw "-s 64 -n 1000 -l 64 -Q 200" 1000 64 200 128
-tap_ok $? "rb_read_bw -l 64 -Q 200 (above -l and -t, kept as given): 1000 reads"
+postlist_case "read -l 64 -Q 200" rb_read_bw "-s 64 -n 1000 -l 64 -Q 200 -t 256" 1000 64 200 256
+tap_ok $? "rb_read_bw -l 64 -Q 200 -t 256 (-Q above -l, kept as given): 1000 reads"
 
 postlist_case "atomic -l 64 -Q 16" rb_atomic_bw "-n 1000 -l 64 -Q 16 -t 96" 1000 8 16 96
 tap_ok $? "rb_atomic_bw -l 64 -Q 16 -t 96 (-Q below -l): 1000 operations"

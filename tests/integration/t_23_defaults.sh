@@ -45,7 +45,7 @@ rb_csv "write_bw -I 4096" rb_write_bw "$A -I 4096"
 if [ "$(cat "$(rb_file client.rc)")" = 0 ]; then
 	both 'meta["inline_bytes"] == min(4096, meta["inline_granted"])'
 else
-	rb_failed 1 '-I/--inline_size 4096: the device refused .* it accepts at most [0-9]+ bytes .*use -I [0-9]+ or less'
+	rb_failed 1 '-I/--inline-size 4096: the device refused .* it accepts at most [0-9]+ bytes .*use -I [0-9]+ or less'
 fi
 tap_ok $? "rb_write_bw -I 4096: exit 1 naming the largest inline size the device accepts (or the grant recorded)"
 

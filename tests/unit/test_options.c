@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "bench.h"
 #include "log.h"
@@ -81,9 +82,14 @@ static void test_good_values(void)
 	is_int(o.npct, 2, "two percentiles");
 	is_near(o.pcts[1], 99.9, 1e-12, "99.9 parsed");
 	is_int(o.outs, 4, "-o 4");
-	is_int(parse(&bw, &o, "-m", "1024", "-t", "64", "-Q", "500", NULL), 0, "-Q larger than -t");
-	is_int(o.cq_mod, 500, "-Q above -t kept as given (the schedule signals every -t at most)");
+	is_int(parse(&bw, &o, "-m", "1024", "-t", "64", "-Q", "64", NULL), 0, "-Q equal to -t");
+	is_int(o.cq_mod, 64, "-Q 64 kept");
 	is_int(o.mtu, 1024, "-m 1024");
+	is_int(parse(&bw, &o, "-t", "64", "-Q", "500", NULL), -EINVAL, "-Q above -t is a usage error");
+	is_int(parse(&bw, &o, "-t", "16", NULL), 0, "-t below the default -Q");
+	is_int(o.cq_mod, 16, "the default -Q is lowered to -t, and the metadata says 16");
+	ok(!o.cq_mod_given, "the lowered default is not taken for a given -Q");
+	is_int(parse(&bw, &o, "-a", "-s", "64", NULL), -EINVAL, "-a with -s is a usage error");
 	is_int(parse(&lat, &o, "--clock=monotonic", NULL), 0, "--clock=monotonic");
 	is_int(o.clock, CLK_MONOTONIC, "--clock=monotonic chooses CLOCK_MONOTONIC");
 	is_int(parse(&lat, &o, "--clock", "tsc", NULL), 0, "--clock tsc");
@@ -194,6 +200,105 @@ static void test_source_ip(void)
 	ok(o.sl_given && o.sl == 0, "-S 0 is remembered as given");
 }
 
+/* Every option with every bench feature: both spellings of each long name
+ * parse to the same options; "-v" is --verbose. */
+static const struct rb_bench full = {
+	.name = "rb_test_full", .title = "t", .summary = "t", .verb = VERB_SEND,
+	.metric = METRIC_LAT, .transports = TR_RC | TR_UC | TR_UD, .features = ~0u,
+	.defaults = { .size = 64, .iters = 100, .tx_depth = 128, .rx_depth = 128 },
+};
+
+static const char *const spell_values[][2] = {
+	{ "ib-dev", "rxe0" }, { "connection", "UC" }, { "mtu", "1024" },
+	{ "atomic-type", "CMP_AND_SWAP" }, { "clock", "tsc" }, { "percentiles", "50,99" },
+	{ "report-counters", "port_xmit_data" }, { "source-ip", "192.0.2.1" },
+	{ "bind-source-ip", "192.0.2.1" }, { "bind", "192.0.2.1" }, { "cpu", "0" },
+	{ "csv", "x.csv" }, { "json", "x.json" }, { "histogram", "h.csv" }, { "raw", "r.csv" },
+	{ "size", "4096" }, { "timeout", "2" }, { "duration", "2" }, { "numa-node", "0" },
+};
+
+static const char *spell_value(const char *name)
+{
+	for (size_t i = 0; i < sizeof(spell_values) / sizeof(spell_values[0]); i++)
+		if (!strcmp(spell_values[i][0], name))
+			return spell_values[i][1];
+	return "3";
+}
+
+/* Parse "--SPELT[=NAME's value] -R -c UC h"; rc and the options, cmdline
+ * cleared.  One buffer for the word: a FILE argument points into it. */
+static int parse_spelt(const char *name, const char *spelt, int has_arg, struct rb_options *o)
+{
+	static char word[96];
+	int rc;
+
+	snprintf(word, sizeof(word), "--%s%s%s", spelt, has_arg ? "=" : "",
+		 has_arg ? spell_value(name) : "");
+	if (!strcmp(name, "loopback"))	/* both sides here: no host */
+		rc = parse(&full, o, word, NULL);
+	else if (!strcmp(name, "connection"))
+		rc = parse(&full, o, word, "-R", "h", NULL);
+	else if (!strcmp(name, "threads"))	/* -j with -R: a usage error */
+		rc = parse(&full, o, word, "-c", "UC", "h", NULL);
+	else
+		rc = parse(&full, o, word, "-R", "-c", "UC", "h", NULL);
+	memset(o->cmdline, 0, sizeof(o->cmdline));
+	return rc;
+}
+
+/* Same options: byte for byte, but the -W list by its names (the bytes
+ * after each name's NUL are not the parser's to set). */
+static bool same_options(struct rb_options *a, struct rb_options *b)
+{
+	if (a->counters.n != b->counters.n)
+		return false;
+	for (int i = 0; i < a->counters.n; i++)
+		if (strcmp(a->counters.c[i].key, b->counters.c[i].key))
+			return false;
+	memset(&a->counters, 0, sizeof(a->counters));
+	memset(&b->counters, 0, sizeof(b->counters));
+	return !memcmp(a, b, sizeof(*a));
+}
+
+static void test_spellings(void)
+{
+	struct rb_options a, b;
+	const char *name;
+	int code, has_arg, n = 0;
+	bool all;
+
+	for (size_t i = 0; (name = options_long_name(i, &code, &has_arg, &all)); i++) {
+		char alt[64];
+		int ra, rb;
+
+		if (!strcmp(name, "help") || !strcmp(name, "version"))
+			continue;
+		snprintf(alt, sizeof(alt), "%s", name);
+		for (char *p = alt; *p; p++)
+			*p = *p == '-' ? '_' : *p;
+		ra = parse_spelt(name, name, has_arg, &a);
+		rb = parse_spelt(name, alt, has_arg, &b);
+		if (ra || rb || !same_options(&a, &b)) {
+			is_int(ra, 0, name);
+			is_int(rb, 0, alt);
+			ok(false, "--%s and --%s give the same options", name, alt);
+		}
+		n++;
+	}
+	ok(n >= 45, "every option of the table parsed in both spellings (%d)", n);
+	is_int(parse(&bw, &a, "--report_gbits", "--post_list", "2", "--ib_dev", "x", NULL), 0,
+	       "perftest's --report_gbits --post_list --ib_dev");
+	ok(a.report_gbits && a.post_list == 2 && !strcmp(a.ib_dev, "x"), "... take effect");
+	is_int(parse(&bw, &a, "--report-gbits", "--post-list", "2", "--ib-dev", "x", NULL), 0,
+	       "--report-gbits --post-list --ib-dev");
+	ok(a.report_gbits && a.post_list == 2 && !strcmp(a.ib_dev, "x"), "... take effect");
+	is_int(parse(&bw, &a, "-v", NULL), 0, "-v");
+	ok(a.verbose, "-v is --verbose");
+	is_int(parse(&bw, &a, "--verb", NULL), 0, "an unambiguous prefix still works");
+	is_int(parse(&lat, &a, "-r", "4", NULL), -EINVAL, "-r (receive depth) is refused by a read test");
+	is_int(parse(&lat, &a, "--report-gbits", NULL), -EINVAL, "--report-gbits is refused by a latency test");
+}
+
 int main(void)
 {
 	log_set_prog("test_options");
@@ -204,5 +309,6 @@ int main(void)
 	test_conflicts();
 	test_help();
 	test_source_ip();
+	test_spellings();
 	return tap_done();
 }

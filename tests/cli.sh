@@ -1,0 +1,225 @@
+#!/bin/sh
+# Automake test (TAP), no device needed: the command line as a user meets it.
+#  - every benchmark's --help fits 80 columns, shows -s/-n defaults taken
+#    from its bench/ file and only the transports it accepts;
+#  - every option its --help lists is accepted, every option another
+#    benchmark lists and it does not is refused (exit 2); both spellings of
+#    every long option are accepted;
+#  - what fails without a peer fails at once, before the peer, and leaves
+#    one --json/--csv document with status failed and the error (a device
+#    that does not exist: the same on a host with or without RDMA devices);
+#  - rb_devices: --json without a device (or without DEV) is one valid
+#    document listing none, exit 1; --ib-dev in both spellings.
+# Needs the programs built; env top_srcdir and top_builddir (absolute).
+: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/rb-cli.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+n=0 failed=0
+benches="send_bw send_lat write_bw write_lat read_bw read_lat atomic_bw atomic_lat"
+nodev=rb-no-such-device
+
+ok() { # STATUS NAME
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		failed=$((failed + 1))
+	fi
+}
+diag() { sed 's/^/# /'; }
+
+# The option heads of PROG --help: "-d --ib-dev=DEV", one a line (the short
+# letter, then the long name with its argument).
+heads() {
+	"$top_builddir/$1" --help | sed -n 's/^ \{1,8\}\(-.*\)$/\1/p' | sed 's/   */\t/' | cut -f1 |
+		sed 's/,//'
+}
+
+# A value each option takes (any valid one): by its argument's name.
+value_for() { # LONG ARG
+	case $1 in
+	ib-dev) echo rxe0 ;; connection) echo RC ;; mtu) echo 1024 ;; clock) echo auto ;;
+	atomic-type) echo FETCH_AND_ADD ;; percentiles) echo 50,99 ;; cpu) echo 0 ;;
+	report-counters) echo port_xmit_data ;; bind | source-ip) echo 127.0.0.1 ;;
+	size) echo 64 ;; numa-node) echo 0 ;;
+	*) case $2 in FILE) echo "$tmp/out.file" ;; *) echo 2 ;; esac ;;
+	esac
+}
+
+# The words that give the option HEAD in SPELLING (dash or under).
+option_words() { # HEAD SPELLING
+	long=$(echo "$1" | sed -n 's/.*--\([^=[]*\).*/\1/p')
+	arg=$(echo "$1" | sed -n 's/.*--[^=[]*\[\{0,1\}=\([^]]*\).*/\1/p')
+	spelt=$long
+	[ "$2" = under ] && spelt=$(echo "$long" | tr - _)
+	if [ -n "$arg" ]; then
+		echo "--$spelt=$(value_for "$long" "$arg")"
+	else
+		echo "--$spelt"
+	fi
+}
+
+# Exit status of PROG WORDS... --help (the words are parsed before --help).
+accepts() { # PROG WORD...
+	p=$1
+	shift
+	# -R and --source-ip go together, on a client
+	case "$*" in *source-ip* | *source_ip*) set -- "$@" -R ;; esac
+	"$top_builddir/$p" "$@" --help >/dev/null 2>"$tmp/err"
+}
+
+# Every head any benchmark lists, one per option (the first -c head seen).
+for b in $benches; do heads "rb_$b"; done | sort -u -t= -k1,1 >"$tmp/union"
+
+for b in $benches; do
+	p=rb_$b
+	"$top_builddir/$p" --help >"$tmp/help"
+	wide=$(awk 'length($0) > 80 { print NR ": " length($0) }' "$tmp/help")
+	[ -z "$wide" ] && [ -s "$tmp/help" ]
+	ok $? "$p --help fits 80 columns${wide:+ (too wide: $wide)}"
+
+	size=$(sed -En 's/.*\.size = ([0-9]+).*/\1/p' "$top_srcdir/bench/$b.c")
+	iters=$(sed -En 's/.*\.iters = ([0-9]+).*/\1/p' "$top_srcdir/bench/$b.c")
+	st=0
+	grep -q -- "--iters=N .*(default $iters)" "$tmp/help" || st=1
+	if [ "${b#atomic}" = "$b" ]; then
+		grep -q -- "--size=BYTES .*(default $size)" "$tmp/help" || st=1
+	fi
+	ok $st "$p --help: -n default $iters${size:+, -s default $size} as bench/$b.c sets them"
+
+	transports=$(sed -En 's/.*\.transports = ([^,]*),.*/\1/p' "$top_srcdir/bench/$b.c" |
+		sed 's/TR_//g; s/ | /|/g')
+	grep -q -- "--connection=$transports\( \|\$\)" "$tmp/help"
+	ok $? "$p --help: -c lists exactly $transports"
+
+	heads "$p" >"$tmp/heads"
+	bad=""
+	while read -r head; do
+		case $head in *--help | *--version) continue ;; esac
+		for sp in dash under; do
+			# shellcheck disable=SC2046
+			accepts "$p" $(option_words "$head" "$sp") || bad="$bad $(option_words "$head" "$sp")"
+		done
+	done <"$tmp/heads"
+	ok "$([ -z "$bad" ] && echo 0 || echo 1)" "$p accepts every option its --help lists, in both spellings ($(wc -l <"$tmp/heads"))${bad:+; refused:$bad}"
+
+	sed 's/=.*//' "$tmp/heads" | sort -u >"$tmp/mine"
+	bad="" nrej=0
+	while read -r head; do
+		grep -qxF -- "${head%%=*}" "$tmp/mine" && continue
+		nrej=$((nrej + 1))
+		# shellcheck disable=SC2046
+		accepts "$p" $(option_words "$head" dash)
+		[ $? = 2 ] || bad="$bad ${head##* }"
+	done <"$tmp/union"
+	[ -z "$bad" ] && [ "$nrej" -gt 0 ]
+	ok $? "$p refuses (exit 2) the $nrej options other benchmarks list and its --help does not${bad:+; accepted:$bad}"
+done
+
+# rb_read_lat: the issue's example
+"$top_builddir/rb_read_lat" --help >"$tmp/help"
+! grep -q -- 'UD' "$tmp/help" && ! grep -q -- '^ *-r,' "$tmp/help"
+ok $? "rb_read_lat --help lists neither -c UD nor -r"
+"$top_builddir/rb_read_lat" -c UD >/dev/null 2>&1
+ok "$([ $? = 2 ] && echo 0 || echo 1)" "rb_read_lat -c UD: exit 2"
+"$top_builddir/rb_send_bw" -v --help >/dev/null 2>&1
+ok $? "-v is accepted (--verbose)"
+"$top_builddir/rb_write_bw" -t 64 -Q 128 >/dev/null 2>"$tmp/err"
+st=$?
+diag <"$tmp/err"
+[ $st = 2 ] && grep -q -- '-Q/--cq-mod 128 is larger than -t/--tx-depth 64' "$tmp/err"
+ok $? "-Q above -t: exit 2, naming both"
+"$top_builddir/rb_write_bw" -a -s 64 >/dev/null 2>&1
+ok "$([ $? = 2 ] && echo 0 || echo 1)" "-a with -s: exit 2"
+
+# ---- failures before the peer: at once, one document ----
+
+# json_field FILE KEY: a top-level value of a JSON document, or "INVALID".
+json_field() {
+	python3 -c 'import json, sys
+try:
+    d = json.load(open(sys.argv[1]))
+except Exception as e:
+    print("INVALID"); sys.exit(0)
+v = d
+for k in sys.argv[2].split("."):
+    v = v[k] if isinstance(v, dict) else v[int(k)]
+print(v)' "$1" "$2"
+}
+
+# run_timed FILE-PREFIX CMD...: stdout, stderr, status and seconds.
+run_timed() {
+	pre=$1
+	shift
+	t0=$(date +%s.%N)
+	"$@" >"$pre.out" 2>"$pre.err" </dev/null
+	echo $? >"$pre.rc"
+	t1=$(date +%s.%N)
+	echo "$t0 $t1" | awk '{ printf "%.2f\n", $2 - $1 }' >"$pre.secs"
+}
+
+if command -v python3 >/dev/null 2>&1; then
+	# a client: -d that does not exist, against an address nobody answers on
+	run_timed "$tmp/c" "$top_builddir/rb_send_bw" --json -d $nodev --timeout=20 192.0.2.1
+	diag <"$tmp/c.err"
+	[ "$(cat "$tmp/c.rc")" = 1 ] && [ "$(json_field "$tmp/c.out" status)" = failed ] &&
+		json_field "$tmp/c.out" error | grep -q "no RDMA device" &&
+		[ "$(json_field "$tmp/c.out" meta.role)" = client ] &&
+		awk '{ exit !($1 < 10) }' "$tmp/c.secs"
+	ok $? "client -d $nodev --json: one document, status failed, the device error, exit 1, at once ($(cat "$tmp/c.secs") s, --timeout=20)"
+	grep -q "no RDMA devices found\|no RDMA device named $nodev; the devices are: ." "$tmp/c.err"
+	ok $? "client -d $nodev: stderr names it and lists the devices there are (or says there are none)"
+
+	# a server: fails when it starts, its CSV says so
+	run_timed "$tmp/s" "$top_builddir/rb_write_lat" --csv="$tmp/s.csv" -d $nodev
+	diag <"$tmp/s.err"
+	[ "$(cat "$tmp/s.rc")" = 1 ] && python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["status"] == "failed" and d["error"].startswith("no RDMA device") and d["meta"]["role"] == "server"
+' "$tmp/s.meta.json"
+	ok $? "server -d $nodev --csv=FILE: its sidecar says status failed, the error and the role, exit 1"
+
+	# output files first: the results file (no document can be left), -H
+	run_timed "$tmp/o" "$top_builddir/rb_send_bw" --csv=/proc/rb-x.csv --timeout=20 192.0.2.1
+	[ "$(cat "$tmp/o.rc")" = 1 ] && [ ! -s "$tmp/o.out" ] &&
+		grep -q 'cannot write the results file /proc/rb-x.csv' "$tmp/o.err" &&
+		awk '{ exit !($1 < 10) }' "$tmp/o.secs"
+	ok $? "--csv=/proc/rb-x.csv: named at once, exit 1 ($(cat "$tmp/o.secs") s)"
+	run_timed "$tmp/h" "$top_builddir/rb_send_lat" --json -H /proc/rb-h.csv --timeout=20 192.0.2.1
+	[ "$(cat "$tmp/h.rc")" = 1 ] && [ "$(json_field "$tmp/h.out" status)" = failed ] &&
+		json_field "$tmp/h.out" error | grep -q -- '-H/--histogram: cannot write /proc/rb-h.csv' &&
+		awk '{ exit !($1 < 10) }' "$tmp/h.secs"
+	ok $? "-H /proc/rb-h.csv --json: failed document naming -H, at once ($(cat "$tmp/h.secs") s)"
+	run_timed "$tmp/hs" "$top_builddir/rb_send_lat" --json --raw=/proc/rb-r.csv
+	[ "$(cat "$tmp/hs.rc")" = 1 ] && json_field "$tmp/hs.out" error | grep -q -- '--raw: cannot write'
+	ok $? "a server with --raw=/proc/rb-r.csv fails when it starts, not when a client comes"
+	: >"$tmp/keep.csv"
+	rm -f "$tmp/new.csv"
+	"$top_builddir/rb_send_lat" -d $nodev -H "$tmp/new.csv" --raw "$tmp/keep.csv" 127.0.0.1 >/dev/null 2>&1
+	[ ! -e "$tmp/new.csv" ] && [ -e "$tmp/keep.csv" ]
+	ok $? "the check of -H/--raw leaves no new file behind and keeps an existing one"
+
+	# rb_devices
+	"$top_builddir/rb_devices" --json -d $nodev >"$tmp/d.out" 2>"$tmp/d.err"
+	st=$?
+	[ $st = 1 ] && [ "$(json_field "$tmp/d.out" devices)" = "[]" ]
+	ok $? "rb_devices --json -d $nodev: one valid document, \"devices\": [], exit 1 (got $st)"
+	"$top_builddir/rb_devices" --ib_dev $nodev >"$tmp/d2.out" 2>"$tmp/d2.err"
+	st=$?
+	[ $st = 1 ] && [ ! -s "$tmp/d2.out" ] && ! grep -q 'rb_devices`' "$tmp/d2.err"
+	ok $? "rb_devices --ib_dev $nodev: exit 1, nothing on stdout, no hint to run rb_devices"
+	diag <"$tmp/d2.err"
+	if [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
+		"$top_builddir/rb_devices" --json >"$tmp/d3.out" 2>/dev/null
+		st=$?
+		[ $st = 1 ] && [ "$(json_field "$tmp/d3.out" devices)" = "[]" ]
+		ok $? "rb_devices --json on a host without devices: \"devices\": [], exit 1"
+	fi
+else
+	echo "ok $((n = n + 1)) - failure documents # SKIP python3 is not installed"
+fi
+
+echo "1..$n"
+[ "$failed" = 0 ]
