@@ -15,8 +15,9 @@ static int wait_cq(struct rb_session *s, struct ibv_cq *cq, struct ibv_wc *wc, s
 {
 	int n, err;
 
-	while ((n = cq_poll(s, cq, wc, 1, true)) == 0) {
-		err = watch_idle(w);
+	/* busy polling looks at the CQ itself; -e sleeps in cq_poll */
+	while ((n = s->q.chan ? cq_poll(s, cq, wc, 1, true) : ibv_poll_cq(cq, 1, wc)) == 0) {
+		err = s->q.chan ? watch_idle(w) : watch_spin(w);
 		if (err)
 			return err;
 	}
@@ -152,7 +153,7 @@ static int spin_for(struct rb_session *s, uint8_t want, struct watch *w, bool *l
 	int err;
 
 	while ((got = *slot) != want && got != SEQ_LAST) {
-		err = watch_idle(w);
+		err = watch_spin(w);
 		if (err)
 			return err;
 	}
