@@ -29,6 +29,7 @@ enum rb_feature {
 	/* Implied by the metric and verb, not set in bench files: */
 	FEAT_LATENCY = 1 << 8,      /* --warmup, --percentiles, -H, --raw */
 	FEAT_SIZE = 1 << 9,         /* -s, -a (atomics are always 8 bytes) */
+	FEAT_BANDWIDTH = 1 << 10,   /* --min-bw */
 };
 
 struct rb_defaults {

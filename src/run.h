@@ -33,6 +33,8 @@ struct rb_link {
 	void *arg;
 };
 
+struct rb_measure;
+
 struct rb_session {
 	const struct rb_bench *bench;
 	const struct rb_options *opt;
@@ -57,6 +59,12 @@ struct rb_session {
 	uint64_t test_delay_ns;     /* --enable-test-delay builds only */
 	uint64_t test_start_delay_ns; /* the same: a late start of the posting loop */
 	uint64_t heartbeat_ns;      /* last heartbeat sent (client) or seen (server) */
+	/* --interval: the loop hands each interval just ended (start_ns,
+	 * end_ns, msgs, bytes; latency: hist) to on_interval, with the
+	 * window's start for offsets.  NULL: no interval rows. */
+	void (*on_interval)(void *arg, struct rb_session *s, const struct rb_measure *im,
+			    uint64_t origin_ns);
+	void *interval_arg;
 };
 
 struct rb_measure {
