@@ -75,7 +75,7 @@ static const struct col_def ivl_cols[] = {
 	{ "row_kind", "row", OUT_STR, 0, SHOW_MACHINE },
 	{ "t_start_s", "from[s]", OUT_DOUBLE, 3, SHOW_ALL },
 	{ "t_end_s", "to[s]", OUT_DOUBLE, 3, SHOW_ALL },
-	{ "intervals", "#intervals", OUT_U64, 0, SHOW_MACHINE },
+	{ "interval_count", "#intervals", OUT_U64, 0, SHOW_MACHINE },
 	/* bandwidth only */
 	{ "ivl_bw_min_mibps", "interval BW min[MiB/sec]", OUT_DOUBLE, 2, SHOW_MACHINE },
 	{ "ivl_bw_min_at_s", "interval BW min at[s]", OUT_DOUBLE, 3, SHOW_MACHINE },
