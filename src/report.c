@@ -330,13 +330,20 @@ static void meta_test(struct report *r, const struct rb_session *s)
 	out_meta_str(r->out, "relaxed_ordering", "PCIe relax order", qps_relaxed_text(&s->q));
 	out_meta_str(r->out, "connect", "Connection setup", o->rdma_cm ? "rdma_cm" : "manual (TCP exchange)");
 	out_meta_str(r->out, "completion", "Completions", o->events ? "events" : "busy poll");
-	if (o->duration_s > 0) {
+	if (o->run_infinitely) {
+		out_meta_str(r->out, "run_infinitely", "Duration", "until stopped (--run_infinitely)");
+		out_meta_double(r->out, "warmup_s", "Warm-up[s]", o->warmup_s, 3);
+	} else if (o->duration_s > 0) {
 		out_meta_double(r->out, "duration_s", "Duration[s]", o->duration_s, 3);
 		out_meta_double(r->out, "warmup_s", "Warm-up[s]", o->warmup_s, 3);
 	} else {
 		out_meta_u64(r->out, "iterations", "Iterations", o->iters);
 		out_meta_u64(r->out, "warmup_iterations", "Warm-up iterations", o->warmup_iters);
 	}
+	if (o->interval_s > 0)
+		out_meta_double(r->out, "interval_s", "Interval[s]", o->interval_s, 3);
+	if (o->min_bw_text)
+		out_meta_str(r->out, "min_bw", "Min interval BW", o->min_bw_text);
 	if (s->bench->metric == METRIC_LAT)
 		out_meta_str(r->out, "latency", "Latency",
 			     s->bench->lat_divisor == 2 ? "one-way = round trip / 2" : "round trip of one operation");
