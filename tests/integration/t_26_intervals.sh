@@ -58,7 +58,7 @@ tap_ok $? "rb_write_lat --interval=0.5: interval samples add up, their min and m
 # ---- --min-bw above and below the rate ----
 rb_bench "min-bw above" rb_write_bw "-s 4096 -t 32 -D 3 --warmup-time 0.5 --interval=1" \
 	"--min-bw=100Tb/s --csv=\$RB_CASE_DIR/client.csv"
-rb_failed 1 "interval\(s\) below --min-bw 100Tb/s: 0\.000-1\.000 s" client &&
+rb_failed 1 "interval\(s\) below --min-bw 100Tb/s: 0\.000-[0-9.]+ s, " client &&
 	rb_check "$(rb_file client.csv)" "status == 'complete'" \
 		"rows[-1]['ivl_below_min_bw'] == rows[-1]['interval_count'] >= 2"
 tap_ok $? "--min-bw=100Tb/s above the rate: exit 1 naming the intervals, every one counted below"
