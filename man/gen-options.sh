@@ -236,6 +236,53 @@ With
 .BR \-D :
 seconds at the start left out of the figures, 0..3600, shorter than the run.
 Default 1, or D/4 when D is under 4\ s.
+@interval
+Every SECONDS (0.01..86400, fractions allowed) report the interval just
+ended, as a row of its own (\fBrow_kind\fR interval, \fBt_start_s\fR and
+\fBt_end_s\fR its offsets from the start of the measured window), then the
+whole-run row (\fBrow_kind\fR total) with what the intervals show.
+[bw,all] Bandwidth: each side that counts messages (the posting side, the
+[bw,all] receiver of sends) reports its messages, bytes, bandwidth and rate; the
+[bw,all] whole-run row adds the lowest and highest interval bandwidth and when
+[bw,all] (\fBivl_bw_min_mibps\fR, \fBivl_bw_min_at_s\fR, \fBivl_bw_max_mibps\fR,
+[bw,all] \fBivl_bw_max_at_s\fR), their coefficient of variation
+[bw,all] (\fBivl_bw_cv\fR) and \fBivl_below_min_bw\fR.
+[lat,all] Latency: each interval's count and percentiles come from a histogram of
+[lat,all] its own, reset at each boundary (no samples are kept).
+The intervals tile the window: their messages and bytes add up to the
+whole-run row's exactly.
+Boundaries are checked once per pass of the measuring loop (never per
+message), so an interval ends at the first check past its boundary; the
+next boundary stays on the SECONDS grid.
+Human: one line per interval as it ends, then the summary and a line
+"Intervals: ...".
+CSV: interval rows among the rows, told apart by \fBrow_kind\fR.
+JSON: an \fBintervals\fR array in each size's object.
+With \fB\-W\fR each interval carries the counters' change over it.
+With
+.BR \-D ,
+no longer than the measured window.
+@run-infinitely
+Run one size until SIGINT or SIGTERM (to either side), then print the
+whole-run row with status complete and exit 0 (perftest's
+\fB\-\-run_infinitely\fR, which is accepted as well).
+Both sides must give it.
+The first \fB\-\-warmup\-time\fR seconds (default 1) are left out.
+Memory stays flat: with \fB\-\-interval\fR rows stream out as they end.
+Not with
+.BR \-D ,
+.B \-n
+or
+.BR \-a .
+@min-bw
+[bw,all] With \fB\-\-interval\fR: the bandwidth every interval must reach,
+[bw,all] with its unit: b/s, Kb/s, Mb/s, Gb/s, Tb/s (bits, powers of 1000), B/s,
+[bw,all] KB/s, MB/s, GB/s (bytes, powers of 1000), KiB/s, MiB/s, GiB/s (powers
+[bw,all] of 1024), e.g. \fB10Gb/s\fR.
+[bw,all] The intervals below it are named on stderr and counted in
+[bw,all] \fBivl_below_min_bw\fR; the run then exits 1 (its results are
+[bw,all] still printed, status complete).
+[all] Bandwidth benchmarks only.
 @qp
 Number of QPs, 1..256, each posting
 .B \-n

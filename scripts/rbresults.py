@@ -33,8 +33,14 @@ class Result:
     def __init__(self, path, title, meta, rows, status):
         self.path, self.title, self.meta, self.status = path, title, meta, status
         self.kind = 'bw' if rows_have(rows, 'bw_avg_mibps') else 'lat'
+        # --interval: the interval rows (CSV: row_kind; JSON: each size's
+        # intervals array), every one, a 0-message dip included
+        self.intervals = [r for r in rows if r.get('row_kind') == 'interval']
+        self.intervals += [i for r in rows for i in (r.get('intervals') or [])
+                           if isinstance(r.get('intervals'), list)]
         # a row without figures (a failed size) carries nothing to show
-        self.rows = [r for r in rows if r.get('iterations') and r.get('size_bytes')]
+        self.rows = [r for r in rows if r.get('iterations') and r.get('size_bytes') and
+                     r.get('row_kind') != 'interval']
 
     @property
     def test(self):

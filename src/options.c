@@ -19,6 +19,7 @@ enum {
 	OPT_OUTPUT, OPT_CLOCK, OPT_SOURCE_IP, OPT_NO_RELAXED, OPT_ATOMIC_SAME,
 	OPT_THREAD_ROWS,
 	OPT_LOOPBACK,
+	OPT_INTERVAL, OPT_RUN_INF, OPT_MIN_BW,
 };
 
 /* The groups of --help, in this order. */
@@ -78,6 +79,9 @@ static const struct opt_desc opt_table[] = {
 	{ "duration", 'D', 1, "SECONDS", 0, G_TEST, "run for SECONDS instead of -n iterations" },
 	{ "warmup", OPT_WARMUP, 1, "N", FEAT_LATENCY, G_TEST, "iterations run before measuring" },
 	{ "warmup-time", OPT_WARMUP_TIME, 1, "SECONDS", 0, G_TEST, "with -D: warm-up excluded from the figures (default 1, or D/4 when D < 4)" },
+	{ "interval", OPT_INTERVAL, 1, "SECONDS", 0, G_TEST, "report every SECONDS (fractions allowed) the interval just ended, then the summary" },
+	{ "run-infinitely", OPT_RUN_INF, 0, NULL, 0, G_TEST, "run until SIGINT or SIGTERM (then the summary, status complete)" },
+	{ "min-bw", OPT_MIN_BW, 1, "RATE", FEAT_BANDWIDTH, G_TEST, "with --interval: exit 1 naming every interval below RATE (e.g. 10Gb/s, 900MiB/s)" },
 	{ "qp", 'q', 1, "N", FEAT_QPS, G_TEST, "number of QPs" },
 	{ "bidirectional", 'b', 0, NULL, FEAT_BIDIR, G_TEST, "traffic in both directions" },
 	{ "threads", 'j', 1, "N", FEAT_THREADS, G_TEST, "N measuring threads, each with its own -q QPs, CQ, buffers and CPU" },
@@ -206,6 +210,15 @@ static int parse_seconds(int code, const char *val, double min, double max, doub
 
 	snprintf(range, sizeof(range), "seconds, %g..%g", min, max);
 	return err ? bad_value(code, val, err, range) : 0;
+}
+
+static int parse_rate(int code, const char *val, double *out, const char **text)
+{
+	int err = units_parse_rate(val, 1, 1e15, out);
+
+	*text = val;
+	return err ? bad_value(code, val, err,
+			       "a rate with its unit: b/s, Kb/s, Mb/s, Gb/s, Tb/s, B/s, KB/s, MB/s, GB/s, KiB/s, MiB/s or GiB/s, e.g. 10Gb/s") : 0;
 }
 
 static int parse_transport(const char *val, enum rb_transport *t)
@@ -352,6 +365,9 @@ static int options_apply(int c, const char *arg, struct rb_options *o)
 	case 'a': o->all = true; return 0;
 	case 'n': return parse_u64(c, arg, 1, 1ULL << 40, &o->iters);
 	case 'D': return parse_seconds(c, arg, 0.1, 86400, &o->duration_s);
+	case OPT_INTERVAL: return parse_seconds(c, arg, 0.01, 86400, &o->interval_s);
+	case OPT_RUN_INF: o->run_infinitely = true; return 0;
+	case OPT_MIN_BW: return parse_rate(c, arg, &o->min_bw_bps, &o->min_bw_text);
 	case OPT_WARMUP: return parse_u64(c, arg, 0, 1ULL << 32, &o->warmup_iters);
 	case OPT_WARMUP_TIME: return parse_seconds(c, arg, 0, 3600, &o->warmup_s);
 	case 'q': return parse_uint(c, arg, 1, RB_MAX_QPS, &o->qps);
@@ -416,6 +432,21 @@ static int usage_error(const char *fmt, ...)
 	return -EINVAL;
 }
 
+/* --interval, --run_infinitely and --min-bw together and with -D, -n, -a. */
+static int interval_check(const struct rb_options *o, unsigned given)
+{
+	if (o->run_infinitely && (o->duration_s > 0 || (given & 1) || o->all))
+		return usage_error("--run_infinitely runs one size until SIGINT/SIGTERM: drop %s",
+				   o->duration_s > 0 ? "-D/--duration" : (given & 1) ? "-n/--iters" : "-a/--all");
+	if (o->min_bw_text && o->interval_s <= 0)
+		return usage_error("--min-bw %s applies to intervals: give --interval=SECONDS too",
+				   o->min_bw_text);
+	if (o->interval_s > 0 && o->duration_s > 0 && o->interval_s > o->duration_s - o->warmup_s)
+		return usage_error("--interval: %g s is longer than the measured window (-D %g s less --warmup-time %g s)",
+				   o->interval_s, o->duration_s, o->warmup_s);
+	return 0;
+}
+
 /* Combinations that no single option's range can catch. */
 static int options_check(const struct rb_bench *b, struct rb_options *o, unsigned given)
 {
@@ -438,7 +469,7 @@ static int options_check(const struct rb_bench *b, struct rb_options *o, unsigne
 	if (o->duration_s > 0 && (given & 1))
 		return usage_error("-n/--iters and -D/--duration cannot be combined");
 	if (o->warmup_s < 0)
-		o->warmup_s = o->duration_s >= 4 ? 1 : o->duration_s / 4;
+		o->warmup_s = o->duration_s >= 4 || o->run_infinitely ? 1 : o->duration_s / 4;
 	if (o->duration_s > 0 && o->warmup_s >= o->duration_s)
 		return usage_error("--warmup-time: %g s must be shorter than -D/--duration %g s",
 				   o->warmup_s, o->duration_s);
@@ -446,6 +477,11 @@ static int options_check(const struct rb_bench *b, struct rb_options *o, unsigne
 		return usage_error("-j/--threads %u cannot be combined with %s", o->threads,
 				   o->rdma_cm ? "-R/--rdma_cm (it connects one thread's QPs)"
 					      : "--cpu (each thread claims a CPU of its own)");
+	if (o->threads > 1 && (o->interval_s > 0 || o->run_infinitely))
+		return usage_error("-j/--threads %u cannot be combined with %s yet (one row of intervals per thread is not written)",
+				   o->threads, o->interval_s > 0 ? "--interval" : "--run_infinitely");
+	if (interval_check(o, given))
+		return -EINVAL;
 	if (o->no_numa && (o->numa_node >= 0 || o->cpu_list))
 		return usage_error("--no-numa cannot be combined with %s",
 				   o->cpu_list ? "--cpu" : "--numa-node");

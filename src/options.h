@@ -47,6 +47,10 @@ struct rb_options {
 	uint64_t iters;
 	double duration_s;          /* 0: iteration mode */
 	double warmup_s;            /* duration mode warm-up */
+	double interval_s;          /* --interval: report every SEC, 0: off */
+	bool run_infinitely;        /* --run_infinitely: until SIGINT/SIGTERM */
+	double min_bw_bps;          /* --min-bw: bytes/s an interval must reach, 0: none */
+	const char *min_bw_text;    /* as given, for messages */
 	uint64_t warmup_iters;      /* iteration mode warm-up */
 	unsigned qps;
 	unsigned threads;           /* -j: measuring threads, each with qps QPs */

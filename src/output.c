@@ -31,6 +31,7 @@ struct out {
 	int begun, nrows;
 	int rule_width;        /* human: the dashed rules */
 	int pos;               /* human: characters printed on the current row */
+	int nsub;              /* JSON: rows in the open sub-array of the next row */
 };
 
 /* --- values -------------------------------------------------------------- */
@@ -399,9 +400,12 @@ static void json_begin(struct out *o, const char *title)
 
 static void json_cell(struct out *o, int i, const char *text)
 {
-	if (i == 0)
+	if (i == 0 && o->nsub) {
+		fputs("\n],", o->f);      /* the sub-array ends, its row goes on */
+		o->nsub = 0;
+	} else if (i == 0) {
 		fputs(o->nrows ? ",\n{" : "\n{", o->f);
-	else
+	} else
 		fputc(',', o->f);
 	out_json_string(o->f, o->cols[i].key);
 	fputc(':', o->f);
@@ -421,6 +425,10 @@ static void json_status(FILE *f, const char *status, const char *error)
 
 static void json_end(struct out *o, const char *status, const char *error)
 {
+	if (o->nsub) {                  /* sub-rows whose row never came (a failure) */
+		fputs("\n]}", o->f);
+		o->nrows++;
+	}
 	fputs(o->nrows ? "\n]," : "],", o->f);
 	json_status(o->f, status, error);
 }
@@ -564,6 +572,45 @@ void out_row_parts(struct out *o, const union out_val *vals, const char *key,
 	}
 	fputs("]}", o->f);
 	o->nrows++;
+	fflush(o->f);
+}
+
+/* JSON: the next row's key: [ ... ] array, one object per call. */
+static void json_sub_row(struct out *o, const char *key, const union out_val *vals)
+{
+	if (!o->nsub) {
+		fputs(o->nrows ? ",\n{" : "\n{", o->f);
+		out_json_string(o->f, key);
+		fputs(":[", o->f);
+	}
+	fputs(o->nsub ? ",\n{" : "\n{", o->f);
+	json_fields(o, vals, o->ncols);
+	fputc('}', o->f);
+	o->nsub++;
+}
+
+void out_sub_row(struct out *o, const char *key, const union out_val *vals)
+{
+	if (!o || !o->begun || !o->ncols)
+		return;
+	if (o->fmt != OUT_JSON) {
+		int nrows = o->nrows;
+
+		out_row(o, vals);
+		o->nrows = nrows;
+		return;
+	}
+	json_sub_row(o, key, vals);
+	fflush(o->f);
+}
+
+/* Human: a line of its own after the rows so far. */
+void out_note(struct out *o, const char *text)
+{
+	if (!o || o->fmt != OUT_HUMAN)
+		return;
+	put_oneline(o->f, text);
+	fputc('\n', o->f);
 	fflush(o->f);
 }
 

@@ -79,6 +79,15 @@ void out_row(struct out *o, const union out_val *vals);
 void out_row_parts(struct out *o, const union out_val *vals, const char *key,
 		   const union out_val *parts, int nparts, int stride, int part_cols, bool part_rows);
 /*
+ * A row that belongs to the next out_row() (an interval of it): human and
+ * CSV print it as a row (a column of the caller's tells them apart); JSON
+ * puts it in the array key of the next row's object:
+ * {"intervals":[{...},{...}],"size_bytes":...}.  Flushes f.
+ */
+void out_sub_row(struct out *o, const char *key, const union out_val *vals);
+/* Human only: a line of text after the rows so far (CSV, JSON: nothing). */
+void out_note(struct out *o, const char *text);
+/*
  * Close the document: status is "complete", "partial" or "failed"; error is
  * NULL or a message (JSON "error", the CSV sidecar's "error", human: a line
  * "Status: partial" / "Error: ..." after the table, only when not complete).

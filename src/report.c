@@ -71,6 +71,25 @@ static const struct col_def lat_cols[] = {
 enum { LAT_SIZE, LAT_ITERS, LAT_WINDOW, LAT_MIN, LAT_MAX, LAT_P50, LAT_AVG, LAT_STDEV,
        LAT_FIXED };
 
+/* --interval: after every other column (the peer's row is traded without
+ * them: they are this side's). */
+static const struct col_def ivl_cols[] = {
+	{ "row_kind", "row", OUT_STR, 0, SHOW_MACHINE },
+	{ "t_start_s", "from[s]", OUT_DOUBLE, 3, SHOW_ALL },
+	{ "t_end_s", "to[s]", OUT_DOUBLE, 3, SHOW_ALL },
+	{ "interval_count", "#intervals", OUT_U64, 0, SHOW_MACHINE },
+	/* bandwidth only */
+	{ "ivl_bw_min_mibps", "interval BW min[MiB/sec]", OUT_DOUBLE, 2, SHOW_MACHINE },
+	{ "ivl_bw_min_at_s", "interval BW min at[s]", OUT_DOUBLE, 3, SHOW_MACHINE },
+	{ "ivl_bw_max_mibps", "interval BW max[MiB/sec]", OUT_DOUBLE, 2, SHOW_MACHINE },
+	{ "ivl_bw_max_at_s", "interval BW max at[s]", OUT_DOUBLE, 3, SHOW_MACHINE },
+	{ "ivl_bw_cv", "interval BW CV", OUT_DOUBLE, 4, SHOW_MACHINE },
+	{ "ivl_below_min_bw", "intervals below --min-bw", OUT_U64, 0, SHOW_MACHINE },
+};
+
+enum { IVL_KIND, IVL_START, IVL_END, IVL_COUNT, IVL_LAT_NCOLS, IVL_MIN = IVL_LAT_NCOLS,
+       IVL_MIN_AT, IVL_MAX, IVL_MAX_AT, IVL_CV, IVL_BELOW, IVL_NCOLS };
+
 /* Machine formats keep every digit a test may recompute (1e-9 relative). */
 #define MACHINE_PRECISION 9
 
@@ -140,7 +159,7 @@ static void report_columns(struct report *r, const struct rb_session *s)
 		show[r->nall] = defs[i].show;
 		col_add(r, &defs[i]);
 	}
-	_Static_assert(LAT_FIXED + STATS_MAX_PCT - 1 + RB_MAX_COUNTERS <= REPORT_MAX_COLS,
+	_Static_assert(LAT_FIXED + STATS_MAX_PCT - 1 + RB_MAX_COUNTERS + IVL_LAT_NCOLS <= REPORT_MAX_COLS,
 		       "every percentile and every counter has a column");
 	_Static_assert(BW_BIDIR_NCOLS + RB_MAX_COUNTERS <= REPORT_MAX_COLS,
 		       "every -b column and every counter has a column");
@@ -152,6 +171,14 @@ static void report_columns(struct report *r, const struct rb_session *s)
 	col_add_threads(r, o, show);
 	col_add_counters(r, o, show);
 	r->shown_ctr_first = -1;
+	r->nbase = r->ivl_first = r->nall;
+	for (int i = 0; o->interval_s > 0 && i < (lat ? IVL_LAT_NCOLS : IVL_NCOLS); i++) {
+		show[r->nall] = ivl_cols[i].show;
+		col_add(r, &ivl_cols[i]);
+	}
+	interval_stats_init(&r->ivl, o->min_bw_bps);
+	_Static_assert(BW_BIDIR_NCOLS + 2 + RB_MAX_COUNTERS + IVL_NCOLS <= REPORT_MAX_COLS,
+		       "every -b column, -j's two, every counter and the intervals' have a column");
 	for (int i = 0; i < r->nall; i++) {
 		if (!col_shown(show[i], o->format, o->report_gbits))
 			continue;
@@ -350,13 +377,20 @@ static void meta_test(struct report *r, const struct rb_session *s)
 	out_meta_str(r->out, "relaxed_ordering", "PCIe relax order", qps_relaxed_text(&s->q));
 	out_meta_str(r->out, "connect", "Connection setup", o->rdma_cm ? "rdma_cm" : "manual (TCP exchange)");
 	out_meta_str(r->out, "completion", "Completions", o->events ? "events" : "busy poll");
-	if (o->duration_s > 0) {
+	if (o->run_infinitely) {
+		out_meta_str(r->out, "run_infinitely", "Duration", "until stopped (--run_infinitely)");
+		out_meta_double(r->out, "warmup_s", "Warm-up[s]", o->warmup_s, 3);
+	} else if (o->duration_s > 0) {
 		out_meta_double(r->out, "duration_s", "Duration[s]", o->duration_s, 3);
 		out_meta_double(r->out, "warmup_s", "Warm-up[s]", o->warmup_s, 3);
 	} else {
 		out_meta_u64(r->out, "iterations", "Iterations", o->iters);
 		out_meta_u64(r->out, "warmup_iterations", "Warm-up iterations", o->warmup_iters);
 	}
+	if (o->interval_s > 0)
+		out_meta_double(r->out, "interval_s", "Interval[s]", o->interval_s, 3);
+	if (o->min_bw_text)
+		out_meta_str(r->out, "min_bw", "Min interval BW", o->min_bw_text);
 	if (s->bench->metric == METRIC_LAT)
 		out_meta_str(r->out, "latency", "Latency",
 			     s->bench->lat_divisor == 2 ? "one-way = round trip / 2" : "round trip of one operation");
@@ -564,6 +598,104 @@ void report_row(struct report *r, const union out_val *row)
 	for (int i = 0; i < r->ncols; i++)
 		shown[i] = row[r->shown[i]];
 	out_row(r->out, shown);
+}
+
+/* The interval columns: kind and offsets, the summary's figures NaN. */
+static void ivl_fill(const struct report *r, union out_val *row, const char *kind, double t0,
+		     double t1)
+{
+	union out_val *v = row + r->ivl_first;
+
+	for (int i = r->ivl_first; i < r->nall; i++)
+		row[i].d = NAN;
+	v[IVL_KIND].s = kind;
+	v[IVL_START].d = t0;
+	v[IVL_END].d = t1;
+	v[IVL_COUNT].u = 0;
+	if (r->nall - r->ivl_first > IVL_BELOW)
+		v[IVL_BELOW].u = 0;
+}
+
+void report_interval(struct report *r, const struct rb_session *s, struct rb_measure *im,
+		     uint64_t origin_ns, const uint64_t *ctr_delta)
+{
+	union out_val row[REPORT_MAX_COLS] = { 0 }, shown[REPORT_MAX_COLS];
+	double t0 = (double)(im->start_ns - origin_ns) / 1e9, t1 = (double)(im->end_ns - origin_ns) / 1e9;
+
+	if (s->bench->metric == METRIC_LAT)
+		compute_lat(r, s, im, row);
+	else
+		compute_bw(s, im, row);
+	/* -b: the peer's half and the sums are not known per interval */
+	for (int i = BW_NCOLS; s->opt->bidir && s->bench->metric != METRIC_LAT && i < BW_BIDIR_NCOLS; i++)
+		if (r->all[i].type == OUT_DOUBLE && !(im->rx_measured && i <= BW_RX_RATE))
+			row[i].d = NAN;
+	for (int i = 0; i < s->opt->counters.n; i++)
+		row[r->ctr_first + i].u = ctr_delta[i];
+	ivl_fill(r, row, "interval", t0, t1);
+	if (s->bench->metric != METRIC_LAT)
+		interval_stats_add(&r->ivl, t0, t1, row[BW_AVG_MIB].d * 1048576.0);
+	else
+		r->ivl.n++;
+	row[r->ivl_first + IVL_COUNT].u = r->ivl.n;
+	for (int i = 0; i < r->ncols; i++)
+		shown[i] = row[r->shown[i]];
+	out_sub_row(r->out, "intervals", shown);
+}
+
+/* Human: what the intervals showed, under the rows. */
+static void ivl_note(struct report *r, const struct rb_session *s)
+{
+	const struct interval_stats *st = &r->ivl;
+	char line[512], names[400];
+
+	if (s->bench->metric == METRIC_LAT) {
+		snprintf(line, sizeof(line), "Intervals: %llu of %g s", (unsigned long long)st->n,
+			 s->opt->interval_s);
+	} else {
+		snprintf(line, sizeof(line), "Intervals: %llu of %g s; lowest %.2f MiB/s at %.3f s, highest %.2f MiB/s at %.3f s, CV %.4f",
+			 (unsigned long long)st->n, s->opt->interval_s, st->min_bps / 1048576.0,
+			 st->min_at_s, st->max_bps / 1048576.0, st->max_at_s, interval_stats_cv(st));
+		if (s->opt->min_bw_text)
+			snprintf(line + strlen(line), sizeof(line) - strlen(line), "; below --min-bw %s: %s",
+				 s->opt->min_bw_text, st->below ? interval_stats_below(st, names, sizeof(names)) : "none");
+	}
+	out_note(r->out, line);
+}
+
+void report_interval_total(struct report *r, const struct rb_session *s, union out_val *row)
+{
+	const struct interval_stats *st = &r->ivl;
+	union out_val *v = row + r->ivl_first;
+	char names[400];
+
+	if (r->ivl_first == r->nall)
+		return;
+	ivl_fill(r, row, "total", 0, row[s->bench->metric == METRIC_LAT ? LAT_WINDOW : BW_WINDOW].d);
+	v[IVL_COUNT].u = st->n;
+	if (s->bench->metric != METRIC_LAT) {
+		v[IVL_MIN].d = st->min_bps / 1048576.0;
+		v[IVL_MIN_AT].d = st->min_at_s;
+		v[IVL_MAX].d = st->max_bps / 1048576.0;
+		v[IVL_MAX_AT].d = st->max_at_s;
+		v[IVL_CV].d = interval_stats_cv(st);
+		v[IVL_BELOW].u = st->below;
+	}
+	if (st->below)
+		log_err("size %llu: %llu interval(s) below --min-bw %s: %s",
+			(unsigned long long)s->size, (unsigned long long)st->below, s->opt->min_bw_text,
+			interval_stats_below(st, names, sizeof(names)));
+	r->ivl_below += st->below;
+}
+
+/* After the total row: the human line, then the next size starts afresh. */
+void report_interval_done(struct report *r, const struct rb_session *s)
+{
+	if (r->ivl_first == r->nall)
+		return;
+	if (r->ivl.n)
+		ivl_note(r, s);
+	interval_stats_init(&r->ivl, s->opt->min_bw_bps);
 }
 
 /* In a sweep, "hist.csv" becomes "hist-65536.csv". */

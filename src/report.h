@@ -7,10 +7,11 @@
 #ifndef RB_REPORT_H
 #define RB_REPORT_H
 
+#include "interval.h"
 #include "output.h"
 #include "run.h"
 
-#define REPORT_MAX_COLS 32
+#define REPORT_MAX_COLS 48
 
 struct report {
 	struct out *out;
@@ -20,6 +21,10 @@ struct report {
 	int ctr_first;              /* all[ctr_first..]: the -W counters */
 	int thread_col;             /* -j: all[thread_col], [+1]: thread, CPU; else -1 */
 	int shown_ctr_first;        /* cols[shown_ctr_first..]: the counters */
+	int nbase;                  /* the columns traded with the peer: all[..nbase) */
+	int ivl_first;              /* --interval: all[ivl_first..nall), else nall */
+	struct interval_stats ivl;  /* --interval: this size's intervals so far */
+	uint64_t ivl_below;         /* intervals under --min-bw, every size */
 	int shown[REPORT_MAX_COLS]; /* indexes into all[] for this format */
 	struct out_col cols[REPORT_MAX_COLS];
 	int ncols;
@@ -53,6 +58,15 @@ struct rb_threads;
 void report_compute_thread(const struct report *r, const struct rb_thread *t, union out_val *row);
 void report_row_threads(struct report *r, union out_val *row,
 			union out_val (*trows)[REPORT_MAX_COLS], const struct rb_threads *T, bool rows);
+/* --interval: one interval's row (offsets from origin_ns, the window's
+ * start), streamed; its figures join this size's interval summary. */
+void report_interval(struct report *r, const struct rb_session *s, struct rb_measure *im,
+		     uint64_t origin_ns, const uint64_t *ctr_delta);
+/* --interval: the whole-run row's interval columns (from this size's
+ * intervals), then a new size's summary begins.  Human: a line saying
+ * what the intervals show; --min-bw: names those under it on stderr. */
+void report_interval_total(struct report *r, const struct rb_session *s, union out_val *row);
+void report_interval_done(struct report *r, const struct rb_session *s);
 /* Messages (bandwidth) or samples (latency) a computed row counts. */
 uint64_t report_row_count(const union out_val *row);
 /* Write -H and --raw for this size (m's samples are dumped before sorting). */

@@ -47,7 +47,7 @@ static int oob_timeout_ms(const struct rb_session *s)
 enum param_id {
 	P_VERB = 1, P_METRIC, P_TRANSPORT, P_SIZE, P_ALL, P_ITERS, P_DURATION_MS,
 	P_WARMUP_MS, P_WARMUP_ITERS, P_QPS, P_BIDIR, P_RDMA_CM, P_ATOMIC_OP, P_POST_LIST,
-	P_PERCENTILES, P_COUNTERS, P_THREADS,
+	P_PERCENTILES, P_COUNTERS, P_THREADS, P_RUN_INF,
 };
 
 static const char *const param_names[] = {
@@ -59,6 +59,7 @@ static const char *const param_names[] = {
 	[P_ATOMIC_OP] = "atomic operation (-A)", [P_POST_LIST] = "post list (-l)",
 	[P_PERCENTILES] = "percentile list (--percentiles)",
 	[P_COUNTERS] = "counter list (-W)", [P_THREADS] = "threads (-j)",
+	[P_RUN_INF] = "run until stopped (--run_infinitely)",
 };
 
 /* The percentile list as one number (FNV-1a over thousandths): the result
@@ -93,13 +94,14 @@ static void hello_build(const struct rb_session *s, struct wire_hello *h)
 	const uint64_t v[] = {
 		[P_VERB] = s->bench->verb, [P_METRIC] = s->bench->metric,
 		[P_TRANSPORT] = o->transport, [P_SIZE] = o->size, [P_ALL] = o->all,
-		[P_ITERS] = o->duration_s > 0 ? 0 : o->iters,
+		[P_ITERS] = o->duration_s > 0 || o->run_infinitely ? 0 : o->iters,
 		[P_DURATION_MS] = (uint64_t)llround(o->duration_s * 1000),
-		[P_WARMUP_MS] = o->duration_s > 0 ? (uint64_t)llround(o->warmup_s * 1000) : 0,
+		[P_WARMUP_MS] = o->duration_s > 0 || o->run_infinitely ? (uint64_t)llround(o->warmup_s * 1000) : 0,
 		[P_WARMUP_ITERS] = o->warmup_iters, [P_QPS] = o->qps, [P_BIDIR] = o->bidir,
 		[P_RDMA_CM] = o->rdma_cm, [P_ATOMIC_OP] = o->atomic_op,
 		[P_POST_LIST] = o->post_list, [P_PERCENTILES] = pcts_fingerprint(o),
 		[P_COUNTERS] = counters_fingerprint(&o->counters), [P_THREADS] = o->threads,
+		[P_RUN_INF] = o->run_infinitely,
 	};
 
 	memset(h, 0, sizeof(*h));
@@ -270,13 +272,13 @@ static int exchange_rows(struct rb_session *s, const struct report *r, union out
 	uint32_t len;
 	int n = 0, err;
 
-	for (int i = 0; i < r->nall; i++)
+	for (int i = 0; i < r->nbase; i++)
 		p[i] = (struct wire_param){ (uint16_t)i, measured ? row[i].u : 0 };
-	n = wire_params_encode(p, r->nall, buf, sizeof(buf));
+	n = wire_params_encode(p, r->nbase, buf, sizeof(buf));
 	err = n < 0 ? n : oob_chan_send(s->chan, WIRE_RESULT, buf, (uint32_t)n, oob_timeout_ms(s));
 	if (!err)
 		err = oob_chan_expect(s->chan, WIRE_RESULT, buf, sizeof(buf), &len, oob_timeout_ms(s));
-	if (!err && (wire_params_decode(buf, len, p, REPORT_MAX_COLS, &n) || n != r->nall)) {
+	if (!err && (wire_params_decode(buf, len, p, REPORT_MAX_COLS, &n) || n != r->nbase)) {
 		log_err("OOB: the peer sent a malformed result");
 		err = -EPROTO;
 	}
@@ -284,7 +286,7 @@ static int exchange_rows(struct rb_session *s, const struct report *r, union out
 		log_err("exchanging the results of size %llu with %s failed",
 			(unsigned long long)s->size, s->peer);
 	for (int i = 0; !err && i < n; i++)
-		peer[p[i].id < r->nall ? p[i].id : 0].u = p[i].value;
+		peer[p[i].id < r->nbase ? p[i].id : 0].u = p[i].value;
 	for (int i = 0; !err && !measured && i < n; i++)
 		row[i] = peer[i];
 	return err;
@@ -336,10 +338,13 @@ static int check_counted(const struct rb_session *s, const union out_val *row)
 }
 
 /* The row goes to the report, or to the embedding driver (the client's). */
-static void session_row(struct rb_session *s, struct report *r, const union out_val *row)
+static void session_row(struct rb_session *s, struct report *r, union out_val *row)
 {
-	if (!s->link)
+	report_interval_total(r, s, row);
+	if (!s->link) {
 		report_row(r, row);
+		report_interval_done(r, s);
+	}
 	else if (s->is_client)
 		s->link->row(s->link->arg, row, r->nall);
 }
@@ -350,15 +355,43 @@ static int counters_now(const struct rb_session *s, uint64_t *val)
 	return counters_read("", s->dev.name, s->dev.port, &s->opt->counters, val);
 }
 
+/* --interval: what the loop hands over at each interval's end, with the
+ * -W counters' change since the last one (read once per interval). */
+struct interval_sink {
+	struct report *r;
+	uint64_t ctr[RB_MAX_COUNTERS];
+};
+
+static void interval_row(void *arg, struct rb_session *s, const struct rb_measure *im,
+			 uint64_t origin_ns)
+{
+	struct interval_sink *k = arg;
+	uint64_t now[RB_MAX_COUNTERS], delta[RB_MAX_COUNTERS] = { 0 };
+	struct rb_measure m = *im;
+
+	if (!counters_now(s, now)) {
+		counters_delta(&s->opt->counters, k->ctr, now, delta);
+		memcpy(k->ctr, now, sizeof(now));
+	}
+	report_interval(k->r, s, &m, origin_ns, delta);
+}
+
 /* The loop with the counters read around it: their change is the loop's
  * (the warm-up included), as close to it as the OOB exchange allows. */
-static int run_loop(struct rb_session *s, struct rb_measure *m)
+static int run_loop(struct rb_session *s, struct report *r, struct rb_measure *m)
 {
 	uint64_t before[RB_MAX_COUNTERS], after[RB_MAX_COUNTERS];
+	struct interval_sink sink = { .r = r };
 	int err = counters_now(s, before);
 
+	memcpy(sink.ctr, before, sizeof(before));
+	if (s->opt->interval_s > 0 && !s->link) {
+		s->on_interval = interval_row;
+		s->interval_arg = &sink;
+	}
 	if (!err)
 		err = pick_loop(s)(s, m);
+	s->on_interval = NULL;
 	if (!err)
 		err = counters_now(s, after);
 	if (!err)
@@ -377,7 +410,7 @@ static int run_size(struct rb_session *s, struct report *r, bool *partial)
 	if (!err)
 		err = barrier(s, "starting the measurement");
 	if (!err)
-		err = run_loop(s, &m);
+		err = run_loop(s, r, &m);
 	if (!err)
 		err = exchange_done(s);
 	if (!err)
@@ -388,7 +421,8 @@ static int run_size(struct rb_session *s, struct report *r, bool *partial)
 		err = exchange_rows(s, r, row, peer, m.measured);
 	if (!err && m.measured)
 		report_bidir(s, row, peer);
-	*partial = m.partial || rb_stop;
+	/* --run_infinitely: SIGINT/SIGTERM (here or at the peer) is its end */
+	*partial = !s->opt->run_infinitely && (m.partial || rb_stop);
 	if (!err && !*partial)
 		err = check_counted(s, row);
 	if (!err)
@@ -529,9 +563,11 @@ static void session_timing(struct rb_session *s)
 {
 	const struct rb_options *o = s->opt;
 
-	s->iters = o->duration_s > 0 ? 0 : o->iters;
-	s->warmup_iters = o->duration_s > 0 ? 0 : o->warmup_iters;
-	s->duration_ns = (uint64_t)(o->duration_s * 1e9);
+	bool timed = o->duration_s > 0 || o->run_infinitely;
+
+	s->iters = timed ? 0 : o->iters;
+	s->warmup_iters = timed ? 0 : o->warmup_iters;
+	s->duration_ns = o->run_infinitely ? UINT64_MAX / 2 : (uint64_t)(o->duration_s * 1e9);
 	s->warmup_ns = (uint64_t)(o->warmup_s * 1e9);
 #ifdef RB_TEST_DELAY
 	if (getenv("RB_TEST_DELAY_NS"))
@@ -763,6 +799,9 @@ static int run_session(struct rb_session *s, struct report *r)
 		report_begin(r, s);
 	if (!err)
 		err = run_sizes(s, r ? r : &link_r, &partial);
+	if (!err && r && r->ivl_below)
+		log_err("%llu interval(s) below --min-bw %s (named above)",
+			(unsigned long long)r->ivl_below, s->opt->min_bw_text);
 	if (!err)
 		clock_check_drift();
 	if (!err && partial)
@@ -771,7 +810,7 @@ static int run_session(struct rb_session *s, struct report *r)
 	if (r)
 		report_finish(r, s, status_of(err, partial), err ? log_first_error() : NULL);
 	session_teardown(s);
-	return exit_code(err, partial);
+	return exit_code(err, partial || (r && r->ivl_below));
 }
 
 /*

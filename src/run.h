@@ -34,6 +34,8 @@ struct rb_link {
 	bool test_break_qp;         /* tests only (rb_mpi_faults): the QPs to the error state once connected */
 };
 
+struct rb_measure;
+
 struct rb_session {
 	const struct rb_bench *bench;
 	const struct rb_options *opt;
@@ -62,6 +64,12 @@ struct rb_session {
 	struct rb_threads *threads; /* the measuring threads, NULL: this session measures */
 	int thread;                 /* a thread's session: its index */
 	const volatile int *halt;   /* a thread's session: set when a sibling failed */
+	/* --interval: the loop hands each interval just ended (start_ns,
+	 * end_ns, msgs, bytes; latency: hist) to on_interval, with the
+	 * window's start for offsets.  NULL: no interval rows. */
+	void (*on_interval)(void *arg, struct rb_session *s, const struct rb_measure *im,
+			    uint64_t origin_ns);
+	void *interval_arg;
 };
 
 struct rb_measure {

@@ -124,6 +124,39 @@ int units_parse_double(const char *s, double min, double max, double *out)
 	return 0;
 }
 
+static const struct rate_unit {
+	const char *name;
+	double bytes_per_s;
+} rate_units[] = {
+	{ "b/s", 1.0 / 8 }, { "Kb/s", 1e3 / 8 }, { "Mb/s", 1e6 / 8 }, { "Gb/s", 1e9 / 8 },
+	{ "Tb/s", 1e12 / 8 }, { "B/s", 1 }, { "KB/s", 1e3 }, { "MB/s", 1e6 }, { "GB/s", 1e9 },
+	{ "KiB/s", 1024.0 }, { "MiB/s", 1048576.0 }, { "GiB/s", 1073741824.0 },
+};
+
+int units_parse_rate(const char *s, double min, double max, double *out)
+{
+	size_t n = s ? strspn(s, "0123456789.") : 0;
+	char num[64];
+	double v;
+
+	if (!n || n >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, s, n);
+	num[n] = '\0';
+	if (units_parse_double(num, 0, 1e300, &v))
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(rate_units) / sizeof(rate_units[0]); i++) {
+		if (strcmp(s + n, rate_units[i].name))
+			continue;
+		v *= rate_units[i].bytes_per_s;
+		if (v < min || v > max)
+			return -ERANGE;
+		*out = v;
+		return 0;
+	}
+	return -EINVAL;
+}
+
 const char *units_format_size(uint64_t bytes, char *buf, size_t len)
 {
 	for (size_t i = 0; i < NUNITS && bytes; i++) {

@@ -24,6 +24,15 @@ int units_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 int units_parse_double(const char *s, double min, double max, double *out);
 
 /*
+ * A rate with its unit: a number (fractions allowed), then b/s, Kb/s, Mb/s,
+ * Gb/s, Tb/s (bits, powers of 1000), B/s, KB/s, MB/s, GB/s (bytes, powers
+ * of 1000) or KiB/s, MiB/s, GiB/s (bytes, powers of 1024): "10Gb/s",
+ * "950MiB/s".  *out in bytes per second.  -EINVAL without a known unit;
+ * -ERANGE outside [min, max] bytes/s.
+ */
+int units_parse_rate(const char *s, double min, double max, double *out);
+
+/*
  * Format a byte count the way humans read sizes: exact powers of 1024 get a
  * suffix ("2B", "64KiB", "1MiB"), anything else is plain bytes ("1000B").
  * Returns buf.

@@ -43,7 +43,7 @@ value_for() { # LONG ARG
 	ib-dev) echo rxe0 ;; connection) echo RC ;; mtu) echo 1024 ;; clock) echo auto ;;
 	atomic-type) echo FETCH_AND_ADD ;; percentiles) echo 50,99 ;; cpu) echo 0 ;;
 	report-counters) echo port_xmit_data ;; bind | source-ip) echo 127.0.0.1 ;;
-	size) echo 64 ;; numa-node) echo 0 ;;
+	size) echo 64 ;; numa-node) echo 0 ;; min-bw) echo 1Gb/s ;;
 	*) case $2 in FILE) echo "$tmp/out.file" ;; *) echo 2 ;; esac ;;
 	esac
 }

@@ -207,16 +207,43 @@ static int bw_state_init(struct bw_state *b, const struct rb_session *s)
 	return 0;
 }
 
+/* Once per pass of the outer loop, with -D or --interval: one clock read
+ * for the window and the intervals. */
+static void bw_tick(struct rb_session *s, struct bw_state *b, struct window *win, struct ivl *iv,
+		    uint64_t rx)
+{
+	uint64_t now = clock_now_ns();
+
+	if (s->duration_ns && win->phase < 2 && window_tick_at(win, s, now, b->total, rx))
+		bw_stop_posting(s, b);
+	ivl_tick(iv, s, win, now, b->total, rx);
+}
+
+/* The loop's end: the window closes at end_ns (-n: from loop entry), the
+ * last interval with it. */
+static void bw_close(struct rb_session *s, struct window *win, struct ivl *iv, uint64_t end_ns,
+		     uint64_t msgs, uint64_t rx)
+{
+	if (s->duration_ns && win->phase < 2)
+		window_tick_rx(win, s, msgs, rx);
+	window_close_rx(win, end_ns, msgs, rx);
+	ivl_finish(iv, s, win);
+	ivl_free(iv);
+}
+
 int loop_bw_post(struct rb_session *s, struct rb_measure *m)
 {
 	struct post_set p;
 	struct bw_state b;
 	struct window win;
 	struct watch w;
+	struct ivl iv;
 	int err = post_set_init(&p, s, s->opt->post_list);
 
 	if (!err)
 		err = bw_state_init(&b, s);
+	if (!err && (err = ivl_init(&iv, s)))
+		free(b.c);
 	if (err) {
 		post_set_free(&p);
 		return err;
@@ -229,20 +256,18 @@ int loop_bw_post(struct rb_session *s, struct rb_measure *m)
 		err = bw_post_all(s, &p, &b);
 		if (!err)
 			err = bw_reap(s, &b, &w, true);
-		if (s->duration_ns && win.phase < 2 && window_tick(&win, s, b.total))
-			bw_stop_posting(s, &b);
+		if (s->duration_ns || iv.every_ns)
+			bw_tick(s, &b, &win, &iv, 0);
 	}
 	for (int i = 0; i < s->q.n && !err; i++)
 		err = atomic_check_all(s, i, b.c[i].posted);
 	err = loop_end(err, m);
+	bw_close(s, &win, &iv, clock_now_ns(), b.total, 0);
 	if (s->duration_ns) {
-		if (win.phase < 2)
-			window_tick(&win, s, b.total);
-		window_close(&win, clock_now_ns(), b.total);
 		measure_window(m, &win, s->size);
 	} else {
 		m->start_ns = win.t0;
-		m->end_ns = clock_now_ns();
+		m->end_ns = win.end_ns;
 		m->msgs = b.total;
 		m->bytes = b.total * s->size;
 		m->peak_bps = b.peak_bps;
@@ -312,11 +337,14 @@ int loop_bw_send_bidir(struct rb_session *s, struct rb_measure *m)
 	struct recv_state r = { .target = s->iters ? s->iters * (uint64_t)s->q.n : UINT64_MAX };
 	struct window win;
 	struct watch w;
+	struct ivl iv;
 	uint64_t tx_end_ns = 0;
 	int err = post_set_init(&p, s, s->opt->post_list);
 
 	if (!err)
 		err = bw_state_init(&b, s);
+	if (!err && (err = ivl_init(&iv, s)))
+		free(b.c);
 	if (err) {
 		post_set_free(&p);
 		return err;
@@ -334,14 +362,13 @@ int loop_bw_send_bidir(struct rb_session *s, struct rb_measure *m)
 			err = bidir_sent(s, &tx_end_ns);
 		if (!err)
 			err = recv_reap(s, &r, &w, !bw_can_post(s, &b));
-		if (s->duration_ns && win.phase < 2 && window_tick_rx(&win, s, b.total, r.total))
-			bw_stop_posting(s, &b);
+		if (s->duration_ns || iv.every_ns)
+			bw_tick(s, &b, &win, &iv, r.total);
 	}
 	if (!err && s->peer_done)
 		err = recv_drain(s, &r);
 	err = loop_end(err, m);
-	if (s->duration_ns)
-		window_close_rx(&win, clock_now_ns(), b.total, r.total);
+	bw_close(s, &win, &iv, clock_now_ns(), b.total, r.total);
 	measure_tx(m, s, &win, &b, tx_end_ns);
 	measure_rx(m, s, &win, &r);
 	bw_record_posts(s, &b, m);

@@ -207,6 +207,39 @@ void window_close_rx(struct window *win, uint64_t end_ns, uint64_t msgs, uint64_
 void window_close(struct window *win, uint64_t end_ns, uint64_t msgs);
 void measure_window(struct rb_measure *m, const struct window *win, uint64_t size);
 
+/*
+ * --interval: boundaries every SEC inside the window, checked with a
+ * clock value the loop read anyway (once per pass of its outer loop, never
+ * per message).  The intervals run from the window's start to its end, so
+ * their messages add up to the window's exactly.
+ */
+struct ivl {
+	uint64_t every_ns;              /* 0: off */
+	uint64_t next_ns;               /* the next boundary; 0: not started */
+	uint64_t begin_ns, begin_msgs, begin_rx;
+	uint64_t origin_ns;             /* the window's start */
+	struct histogram *hist;         /* latency: this interval's samples */
+	bool done;
+};
+
+int ivl_init(struct ivl *iv, const struct rb_session *s);
+void ivl_free(struct ivl *iv);
+void ivl_step(struct ivl *iv, struct rb_session *s, const struct window *win, uint64_t now,
+	      uint64_t msgs, uint64_t rx);
+/* The last interval, up to the window's end (or end_ns where no window closed). */
+void ivl_finish(struct ivl *iv, struct rb_session *s, const struct window *win);
+
+/* Once per pass of a loop's outer loop, with the clock read there. */
+static inline void ivl_tick(struct ivl *iv, struct rb_session *s, const struct window *win,
+			    uint64_t now, uint64_t msgs, uint64_t rx)
+{
+	if (iv->every_ns && !iv->done && (now >= iv->next_ns || win->phase == 2))
+		ivl_step(iv, s, win, now, msgs, rx);
+}
+
+bool window_tick_at(struct window *win, const struct rb_session *s, uint64_t now,
+		    uint64_t msgs, uint64_t rx);
+
 struct recv_state {
 	uint64_t total, target;
 	uint64_t probe_ns;              /* until the first arrival: when the last poll began */

@@ -45,6 +45,7 @@ static int lat_post_one(struct rb_session *s, struct post_set *p, bool last)
 struct lat_run {
 	uint64_t k, t0;
 	struct window win;
+	struct ivl iv;                  /* --interval: this interval's histogram */
 };
 
 /* Should the ping about to go be the last one? */
@@ -57,7 +58,7 @@ static bool lat_is_last(const struct rb_session *s, struct lat_run *l)
 	return l->k + 1 >= s->warmup_iters + s->iters;
 }
 
-static void lat_record(const struct rb_session *s, struct lat_run *l, struct rb_measure *m, uint64_t ns)
+static void lat_record(struct rb_session *s, struct lat_run *l, struct rb_measure *m, uint64_t ns)
 {
 	bool in_window = s->duration_ns ? l->win.phase == 1 : l->k >= s->warmup_iters;
 
@@ -66,14 +67,19 @@ static void lat_record(const struct rb_session *s, struct lat_run *l, struct rb_
 	if (!s->duration_ns)
 		samples_push(&m->samples, ns);
 	histogram_record(m->hist, ns);
+	if (l->iv.every_ns) {
+		histogram_record(l->iv.hist, ns);
+		ivl_tick(&l->iv, s, &l->win, l->t0 + ns, histogram_count(m->hist), 0);
+	}
 }
 
-static void lat_finish(const struct rb_session *s, struct lat_run *l, struct rb_measure *m)
+static void lat_finish(struct rb_session *s, struct lat_run *l, struct rb_measure *m)
 {
 	uint64_t now = clock_now_ns();
 
-	if (s->duration_ns)
-		window_close(&l->win, now, l->k);
+	window_close(&l->win, now, histogram_count(m->hist));
+	ivl_finish(&l->iv, s, &l->win);
+	ivl_free(&l->iv);
 	m->start_ns = s->duration_ns ? l->win.begin_ns : l->win.t0;
 	m->end_ns = s->duration_ns ? l->win.end_ns : now;
 	m->msgs = histogram_count(m->hist);
@@ -93,6 +99,8 @@ int loop_lat_send_ping(struct rb_session *s, struct rb_measure *m)
 
 	watch_init(&w, s, "send ping-pong");
 	window_init(&l.win, s);
+	if (!err)
+		err = ivl_init(&l.iv, s);
 	for (; !err && !last; l.k++) {
 		last = lat_is_last(s, &l);
 		l.t0 = clock_now_ns();
@@ -181,6 +189,8 @@ int loop_lat_write_ping(struct rb_session *s, struct rb_measure *m)
 
 	watch_init(&w, s, "write ping-pong");
 	window_init(&l.win, s);
+	if (!err)
+		err = ivl_init(&l.iv, s);
 	for (; !err && !last; l.k++) {
 		uint8_t seq;
 
@@ -226,6 +236,8 @@ int loop_lat_oneside(struct rb_session *s, struct rb_measure *m)
 
 	watch_init(&w, s, verb_name(s->bench->verb));
 	window_init(&l.win, s);
+	if (!err)
+		err = ivl_init(&l.iv, s);
 	for (; !err && !last; l.k++) {
 		last = lat_is_last(s, &l);
 		l.t0 = clock_now_ns();

@@ -121,12 +121,24 @@ int recv_drain(struct rb_session *s, struct recv_state *r)
  * messages all come in one poll would have no window).  -D: the warm-up
  * starts there too.
  */
+/* Once per poll, with -D or --interval (after the first arrival). */
+static void recv_tick(struct rb_session *s, const struct recv_state *r, struct window *win,
+		      struct ivl *iv)
+{
+	uint64_t now = clock_now_ns();
+
+	if (s->duration_ns && win->phase < 2)
+		window_tick_at(win, s, now, r->total, 0);
+	ivl_tick(iv, s, win, now, r->total, 0);
+}
+
 int loop_bw_recv(struct rb_session *s, struct rb_measure *m)
 {
 	struct recv_state r = { .target = s->iters ? s->iters * (uint64_t)s->q.n : UINT64_MAX };
 	struct window win;
 	struct watch w;
-	int err = 0;
+	struct ivl iv;
+	int err = ivl_init(&iv, s);
 
 	watch_init(&w, s, "receiving");
 	window_init(&win, s);
@@ -137,14 +149,16 @@ int loop_bw_recv(struct rb_session *s, struct rb_measure *m)
 		err = recv_reap(s, &r, &w, true);
 		if (first && r.first_ns)
 			window_init_at(&win, s, r.first_ns);
-		if (s->duration_ns && win.phase < 2 && r.first_ns)
-			window_tick(&win, s, r.total);
+		if (r.first_ns && (s->duration_ns || iv.every_ns))
+			recv_tick(s, &r, &win, &iv);
 	}
 	if (!err && s->peer_done)
 		err = recv_drain(s, &r);
 	err = loop_end(err, m);
+	window_close(&win, r.last_ns, r.total);
+	ivl_finish(&iv, s, &win);
+	ivl_free(&iv);
 	if (s->duration_ns) {
-		window_close(&win, r.last_ns, r.total);
 		measure_window(m, &win, s->size);
 	} else {
 		m->start_ns = r.first_ns ? r.first_ns : win.t0;

@@ -23,8 +23,13 @@ void window_init(struct window *win, const struct rb_session *s)
 bool window_tick_rx(struct window *win, const struct rb_session *s, uint64_t msgs,
 			   uint64_t rx)
 {
-	uint64_t now = clock_now_ns();
+	return window_tick_at(win, s, clock_now_ns(), msgs, rx);
+}
 
+/* window_tick_rx with the clock value the caller read. */
+bool window_tick_at(struct window *win, const struct rb_session *s, uint64_t now,
+		    uint64_t msgs, uint64_t rx)
+{
 	if (win->phase == 0 && now - win->t0 >= s->warmup_ns) {
 		win->phase = 1;
 		win->begin_ns = now;

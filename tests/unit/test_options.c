@@ -215,6 +215,7 @@ static const char *const spell_values[][2] = {
 	{ "bind-source-ip", "192.0.2.1" }, { "bind", "192.0.2.1" }, { "cpu", "0" },
 	{ "csv", "x.csv" }, { "json", "x.json" }, { "histogram", "h.csv" }, { "raw", "r.csv" },
 	{ "size", "4096" }, { "timeout", "2" }, { "duration", "2" }, { "numa-node", "0" },
+	{ "min-bw", "1Gb/s" },
 };
 
 static const char *spell_value(const char *name)
@@ -238,6 +239,8 @@ static int parse_spelt(const char *name, const char *spelt, int has_arg, struct 
 		rc = parse(&full, o, word, NULL);
 	else if (!strcmp(name, "connection"))
 		rc = parse(&full, o, word, "-R", "h", NULL);
+	else if (!strcmp(name, "min-bw"))	/* bandwidth tests, with --interval */
+		rc = parse(&bw, o, word, "--interval=1", "h", NULL);
 	else if (!strcmp(name, "threads"))	/* -j with -R: a usage error */
 		rc = parse(&full, o, word, "-c", "UC", "h", NULL);
 	else
@@ -299,6 +302,37 @@ static void test_spellings(void)
 	is_int(parse(&lat, &a, "--report-gbits", NULL), -EINVAL, "--report-gbits is refused by a latency test");
 }
 
+static void test_intervals(void)
+{
+	struct rb_options o;
+
+	is_int(parse(&bw, &o, "--interval=0.1", "-D", "2", NULL), 0, "--interval=0.1 with -D 2");
+	ok(o.interval_s == 0.1 && !o.run_infinitely && o.min_bw_bps == 0, "--interval=0.1 kept, nothing else");
+	is_int(parse(&bw, &o, "--interval=0", NULL), -EINVAL, "--interval=0");
+	is_int(parse(&bw, &o, "--interval=-1", NULL), -EINVAL, "--interval=-1");
+	is_int(parse(&bw, &o, "--interval=abc", NULL), -EINVAL, "--interval=abc");
+	is_int(parse(&bw, &o, "--interval=", NULL), -EINVAL, "--interval= (empty)");
+	is_int(parse(&bw, &o, "-D", "5", "--interval=4.5", NULL), -EINVAL, "--interval longer than -D less the warm-up");
+	is_int(parse(&bw, &o, "-D", "5", "--interval=4", NULL), 0, "--interval as long as the window");
+	is_int(parse(&bw, &o, "--run_infinitely", NULL), 0, "--run_infinitely");
+	ok(o.run_infinitely && o.warmup_s == 1, "--run_infinitely: warm-up 1 s by default");
+	is_int(parse(&bw, &o, "--run-infinitely", "--interval", "1", NULL), 0, "--run-infinitely (hyphens)");
+	is_int(parse(&bw, &o, "--run_infinitely", "-D", "5", NULL), -EINVAL, "--run_infinitely with -D");
+	is_int(parse(&bw, &o, "--run_infinitely", "-n", "5", NULL), -EINVAL, "--run_infinitely with -n");
+	is_int(parse(&bw, &o, "--run_infinitely", "-a", NULL), -EINVAL, "--run_infinitely with -a");
+	is_int(parse(&bw, &o, "--interval=1", "--min-bw=10Gb/s", NULL), 0, "--min-bw=10Gb/s");
+	ok(o.min_bw_bps == 1.25e9, "10Gb/s is 1.25e9 bytes/s (got %g)", o.min_bw_bps);
+	is_int(parse(&bw, &o, "--interval=1", "--min-bw=900MiB/s", NULL), 0, "--min-bw=900MiB/s");
+	ok(o.min_bw_bps == 900.0 * 1048576, "900MiB/s in bytes/s (got %g)", o.min_bw_bps);
+	is_int(parse(&bw, &o, "--min-bw=10Gb/s", NULL), -EINVAL, "--min-bw without --interval");
+	is_int(parse(&bw, &o, "--interval=1", "--min-bw=10", NULL), -EINVAL, "--min-bw without a unit");
+	is_int(parse(&bw, &o, "--interval=1", "--min-bw=10Gbit", NULL), -EINVAL, "--min-bw with an unknown unit");
+	is_int(parse(&bw, &o, "--interval=1", "--min-bw=-1Gb/s", NULL), -EINVAL, "--min-bw negative");
+	is_int(parse(&bw, &o, "--interval=1", "--min-bw=0Gb/s", NULL), -EINVAL, "--min-bw 0");
+	is_int(parse(&lat, &o, "--interval=1", "--min-bw=1Gb/s", NULL), -EINVAL, "--min-bw on a latency test");
+	is_int(parse(&lat, &o, "--interval=0.5", NULL), 0, "--interval on a latency test");
+}
+
 int main(void)
 {
 	log_set_prog("test_options");
@@ -310,5 +344,6 @@ int main(void)
 	test_help();
 	test_source_ip();
 	test_spellings();
+	test_intervals();
 	return tap_done();
 }

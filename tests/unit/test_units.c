@@ -154,8 +154,33 @@ static void test_format_size(void)
 	   "format truncates to the buffer (got \"%s\")", buf);
 }
 
+static void test_parse_rate(void)
+{
+	static const struct { const char *s; double want; } good[] = {
+		{ "10Gb/s", 1.25e9 }, { "1b/s", 0.125 }, { "8Kb/s", 1000 }, { "2.5Mb/s", 312500 },
+		{ "1Tb/s", 1.25e11 }, { "3B/s", 3 }, { "1KB/s", 1000 }, { "1.5MB/s", 1.5e6 },
+		{ "2GB/s", 2e9 }, { "1KiB/s", 1024 }, { "900MiB/s", 900.0 * 1048576 },
+		{ "1GiB/s", 1073741824.0 },
+	};
+	static const char *const bad[] = { "", "10", "Gb/s", "10gb/s", "10Gbps", "10 Gb/s",
+					   "-1Gb/s", "1e3Gb/s", "10Gb/sx", "nanGb/s", "..Gb/s" };
+	double v;
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		v = -1;
+		ok(units_parse_rate(good[i].s, 0, 1e15, &v) == 0 && v == good[i].want,
+		   "rate %s = %g bytes/s (got %g)", good[i].s, good[i].want, v);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ok(units_parse_rate(bad[i], 0, 1e15, &v) == -EINVAL, "rate '%s' is not valid", bad[i]);
+	ok(units_parse_rate(NULL, 0, 1e15, &v) == -EINVAL, "rate NULL is not valid");
+	ok(units_parse_rate("0Gb/s", 1, 1e15, &v) == -ERANGE, "rate 0Gb/s under the minimum");
+	ok(units_parse_rate("9000Tb/s", 1, 1e15, &v) == -ERANGE, "rate 9000Tb/s over the maximum");
+}
+
 int main(void)
 {
+	test_parse_rate();
 	test_parse_size();
 	test_parse_uint();
 	test_parse_double();

@@ -1,0 +1,84 @@
+/*
+ * --interval in the loops: each interval just ended goes to the session's
+ * on_interval as a measure of its own (bandwidth: its messages; latency:
+ * its histogram, then reset), so nothing grows with the run's length.
+ */
+#include "engine/internal.h"
+
+int ivl_init(struct ivl *iv, const struct rb_session *s)
+{
+	memset(iv, 0, sizeof(*iv));
+	if (!s->on_interval || s->opt->interval_s <= 0)
+		return 0;
+	iv->every_ns = (uint64_t)(s->opt->interval_s * 1e9);
+	if (s->bench->metric == METRIC_LAT) {
+		iv->hist = histogram_new();
+		if (!iv->hist)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+void ivl_free(struct ivl *iv)
+{
+	histogram_free(iv->hist);
+	iv->hist = NULL;
+}
+
+static void ivl_emit(struct ivl *iv, struct rb_session *s, uint64_t end_ns, uint64_t msgs,
+		     uint64_t rx)
+{
+	struct rb_measure im = { .start_ns = iv->begin_ns, .end_ns = end_ns,
+				 .msgs = msgs - iv->begin_msgs, .hist = iv->hist,
+				 .peak_bps = __builtin_nan(""), .measured = true };
+
+	im.bytes = im.msgs * s->size;
+	im.rx_measured = s->bench->verb == VERB_SEND && s->opt->bidir && s->bench->metric != METRIC_LAT;
+	im.rx_msgs = rx - iv->begin_rx;
+	im.rx_start_ns = iv->begin_ns;
+	im.rx_end_ns = end_ns;
+	if (end_ns > iv->begin_ns)
+		s->on_interval(s->interval_arg, s, &im, iv->origin_ns);
+	if (iv->hist)
+		histogram_reset(iv->hist);
+	iv->begin_ns = end_ns;
+	iv->begin_msgs = msgs;
+	iv->begin_rx = rx;
+}
+
+/* The first interval starts with the window (after the warm-up). */
+static void ivl_start(struct ivl *iv, const struct window *win)
+{
+	iv->origin_ns = iv->begin_ns = win->begin_ns;
+	iv->begin_msgs = win->begin_msgs;
+	iv->begin_rx = win->begin_rx;
+	iv->next_ns = win->begin_ns + iv->every_ns;
+}
+
+void ivl_step(struct ivl *iv, struct rb_session *s, const struct window *win, uint64_t now,
+	      uint64_t msgs, uint64_t rx)
+{
+	if (win->phase == 0)
+		return;
+	if (!iv->next_ns)
+		ivl_start(iv, win);
+	if (win->phase == 2) {
+		ivl_finish(iv, s, win);
+		return;
+	}
+	if (now < iv->next_ns)
+		return;
+	ivl_emit(iv, s, now, msgs, rx);
+	while (iv->next_ns <= now)
+		iv->next_ns += iv->every_ns;
+}
+
+void ivl_finish(struct ivl *iv, struct rb_session *s, const struct window *win)
+{
+	if (!iv->every_ns || iv->done)
+		return;
+	if (!iv->next_ns)
+		ivl_start(iv, win);
+	iv->done = true;
+	ivl_emit(iv, s, win->end_ns, win->end_msgs, win->end_rx);
+}

@@ -1,0 +1,157 @@
+# Watching a link over time (--interval, --run_infinitely, --min-bw).
+# Sourced by run-all.sh (see lib.sh).
+#
+# Interval rows (row_kind=interval) tile the measured window: the first
+# starts at 0, each starts where the last ended, the last ends with the
+# window, and their messages and bytes add up to the whole-run row's
+# exactly.  Never an absolute speed: counts, sums and ratios.
+
+# ---- 5 s with --interval=1: 5 intervals (+-1), bytes add up ----
+rb_csv "interval 1s write_bw" rb_write_bw "-s 4096 -t 32 -D 6 --warmup-time 1 --interval=1" &&
+	rb_check "$(rb_file client.csv)" \
+		"status == 'complete'" \
+		"4 <= len([x for x in rows if x['row_kind'] == 'interval']) <= 6" \
+		"sum(x['iterations'] for x in rows if x['row_kind'] == 'interval') == rows[-1]['iterations']" \
+		"sum(x['bytes'] for x in rows if x['row_kind'] == 'interval') == rows[-1]['bytes']" \
+		"rows[-1]['row_kind'] == 'total' and rows[-1]['interval_count'] == len(rows) - 1" \
+		"rows[0]['t_start_s'] == 0 and all(close(a['t_end_s'], b['t_start_s']) for a, b in zip(rows[:-2], rows[1:-1]))" \
+		"close(rows[-2]['t_end_s'], rows[-1]['window_s'])" \
+		"all(x['t_end_s'] >= (int(x['t_start_s'] + 1e-9) + 1) - 1e-9 for x in rows[:-2])"
+tap_ok $? "rb_write_bw -D 6 --warmup-time 1 --interval=1: 4..6 intervals tiling the window, each ending past its 1 s grid point, messages and bytes add up to the total exactly"
+
+# ---- --interval=0.1 over 2 s, both sides of rb_send_bw ----
+# Boundaries are checked once per burst of posts: -t 8 keeps a burst
+# shorter than 0.1 s on a loaded emulator (rxe posts one message per system call).
+rb_csv "interval 0.1s send_bw" rb_send_bw "-s 1024 -t 8 -Q 4 -D 2.5 --warmup-time 0.5 --interval=0.1" &&
+	rb_check "$(rb_file client.csv)" \
+		"status == 'complete'" \
+		"5 <= len([x for x in rows if x['row_kind'] == 'interval']) <= 21" \
+		"sum(x['iterations'] for x in rows if x['row_kind'] == 'interval') == rows[-1]['iterations']" \
+		"close(rows[-2]['t_end_s'], rows[-1]['window_s'])" \
+		"all(x['t_end_s'] >= (int(x['t_start_s'] * 10 + 1e-6) + 1) / 10 - 1e-9 for x in rows[:-2])" \
+	-- "$(rb_file server.csv)" \
+		"status == 'complete'" \
+		"len([x for x in rows if x['row_kind'] == 'interval']) >= 5" \
+		"sum(x['iterations'] for x in rows if x['row_kind'] == 'interval') == rows[-1]['iterations']"
+tap_ok $? "rb_send_bw -D 2.5 --interval=0.1: sender's and receiver's intervals each add up to their total"
+
+# ---- JSON: an intervals array per size, one valid document ----
+rb_bench "interval json" rb_send_bw "-s 1024 -D 2 --warmup-time 0.5 --interval=0.5 -b" "--json=\$RB_CASE_DIR/client.json" &&
+	rb_check "$(rb_file client.json)" \
+		"status == 'complete' and len(rows) == 1" \
+		"len(rows[0]['intervals']) >= 2 and all(x['row_kind'] == 'interval' for x in rows[0]['intervals'])" \
+		"sum(x['iterations'] for x in rows[0]['intervals']) == rows[0]['iterations']" \
+		"sum(x['rx_iterations'] for x in rows[0]['intervals']) == rows[0]['rx_iterations']" \
+		"rows[0]['row_kind'] == 'total' and rows[0]['interval_count'] == len(rows[0]['intervals'])"
+tap_ok $? "rb_send_bw -b --interval=0.5 --json: an intervals array in the size's object, sent and received counts add up"
+
+# ---- latency: per-interval histograms ----
+rb_csv "interval write_lat" rb_write_lat "-D 2 --warmup-time 0.5 --interval=0.5" &&
+	rb_check "$(rb_file client.csv)" \
+		"status == 'complete' and len(rows) >= 3 and rows[-1]['row_kind'] == 'total'" \
+		"sum(x['iterations'] for x in rows[:-1]) == rows[-1]['iterations']" \
+		"min(x['lat_min_us'] for x in rows[:-1] if x['iterations']) == rows[-1]['lat_min_us']" \
+		"max(x['lat_max_us'] for x in rows[:-1] if x['iterations']) == rows[-1]['lat_max_us']" \
+		"all(x['lat_min_us'] <= x['lat_p50_us'] <= x['lat_p99_us'] <= x['lat_max_us'] for x in rows[:-1] if x['iterations'])"
+tap_ok $? "rb_write_lat --interval=0.5: interval samples add up, their min and max are the run's"
+
+# ---- --min-bw above and below the rate ----
+rb_bench "min-bw above" rb_write_bw "-s 4096 -t 32 -D 3 --warmup-time 0.5 --interval=1" \
+	"--min-bw=100Tb/s --csv=\$RB_CASE_DIR/client.csv"
+rb_failed 1 "interval\(s\) below --min-bw 100Tb/s: 0\.000-[0-9.]+ s, " client &&
+	rb_check "$(rb_file client.csv)" "status == 'complete'" \
+		"rows[-1]['ivl_below_min_bw'] == rows[-1]['interval_count'] >= 2"
+tap_ok $? "--min-bw=100Tb/s above the rate: exit 1 naming the intervals, every one counted below"
+
+rb_bench "min-bw below" rb_write_bw "-s 4096 -t 32 -D 3 --warmup-time 0.5 --interval=1" \
+	"--min-bw=1Kb/s --csv=\$RB_CASE_DIR/client.csv" &&
+	rb_check "$(rb_file client.csv)" "status == 'complete'" "rows[-1]['ivl_below_min_bw'] == 0" &&
+	! grep -q "below --min-bw" "$(rb_file client.err)"
+tap_ok $? "--min-bw=1Kb/s below the rate: exit 0, none below"
+
+# ---- per-interval -W counters against rxe's packet counter ----
+# sent_pkts counts requests when posted and ACKs (see t_50): a whole
+# interval's delta is M * (P + A) packets give or take the -t 32 messages
+# in flight at its edges.  The first interval's delta includes the warm-up.
+if [ -r "/sys/class/infiniband/$RB_DEV/ports/1/hw_counters/sent_pkts" ]; then
+	rb_csv "interval counters" rb_write_bw "-s 4096 -t 32 -D 4 --warmup-time 0.5 --interval=1 -W sent_pkts" &&
+		rb_check "$(rb_file client.csv)" "status == 'complete' and len(rows) >= 4" \
+			"all(abs(x['ctr_sent_pkts'] / (4 + 1) - x['iterations']) <= 32 + 0.02 * x['iterations'] for x in rows[1:-2])" \
+			"4096 // 1024 == 4"
+	tap_ok $? "rb_write_bw --interval=1 -W sent_pkts: each inner interval's messages agree with rxe's packets (P=4 + A=1 each, +-32 in flight)"
+else
+	tap_skip "interval counters" "no hw_counters/sent_pkts on $RB_DEV"
+fi
+
+# ---- --run_infinitely: a stopped peer shows as a dip; SIGINT ends it ----
+# rxe's RDMA writes land without the peer process: the receiver of sends
+# has to repost, so stopping it stalls the sender (RNR) for as long.
+rb_child() { pgrep -P "$(cat "$RB_CASE_DIR/$1.pid")" | head -1; }
+rows_at_least() {  # FILE N DEADLINE_S: wait until FILE has N interval rows
+	local t
+	for ((t = 0; t < $3 * 10; t++)); do
+		[ "$(cat "$1" 2>/dev/null | grep -c ',interval,')" -ge "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+rb_case "run_infinitely dip"
+rb_start server "$(rb_cmd rb_send_bw) -s 1024 --run_infinitely --timeout 20 --csv=\$RB_CASE_DIR/server.csv"
+wait_listen 18515
+rb_start client "$(rb_cmd rb_send_bw) -s 1024 --run_infinitely --timeout 20 --interval=0.5 --csv=\$RB_CASE_DIR/client.csv \"\$RB_IP\""
+st=1
+if rows_at_least "$(rb_file client.csv)" 4 90; then
+	spid=$(rb_child server)
+	kill -STOP "$spid"; sleep 2.5; kill -CONT "$spid"
+	n=$(grep -c ',interval,' "$(rb_file client.csv)")
+	rows_at_least "$(rb_file client.csv)" $((n + 4)) 60
+	kill -INT "$(rb_child client)"
+	rb_wait client server
+	st=$?
+else
+	tap_diag "no 4 interval rows in 90 s: $(tail -c 600 "$(rb_file client.err)")"
+	kill -INT "$(rb_child client)" "$(rb_child server)"
+	rb_wait client server
+fi
+[ "$st" = 0 ] &&
+	rb_check "$(rb_file client.csv)" "status == 'complete'" "rows[-1]['row_kind'] == 'total'" \
+		"sorted(x['bw_avg_mibps'] for x in rows[:-1])[0] < 0.5 * sorted(x['bw_avg_mibps'] for x in rows[:-1])[len(rows) // 2]" \
+		"sum(1 for x in rows[:-1] if x['bw_avg_mibps'] < 0.2 * sorted(y['bw_avg_mibps'] for y in rows[:-1])[len(rows) // 2]) >= 3" \
+		"rows[-2]['bw_avg_mibps'] > 0 and rows[-3]['bw_avg_mibps'] > 0" \
+		"sum(x['iterations'] for x in rows[:-1]) == rows[-1]['iterations']" \
+	-- "$(rb_file server.csv)" "status == 'complete'"
+tap_ok $? "--run_infinitely --interval=0.5: the peer stopped 2.5 s shows as >= 3 intervals under 20 % of the median, traffic resumes, SIGINT ends both with exit 0 and status complete"
+
+# ---- memory stays flat: peak RSS at 6 s and at 60 s of one run ----
+# (the issue asks 10 min against 10 s; 60 s against 6 s here, 0.1 s
+# intervals so that ~570 rows stream out)
+hwm() { awk '/^VmHWM/ { print $2 }' "/proc/$1/status"; }
+rb_case "run_infinitely rss"
+rb_start server "$(rb_cmd rb_write_bw) -s 1024 --run_infinitely --timeout 20"
+wait_listen 18515
+rb_start client "$(rb_cmd rb_write_bw) -s 1024 --run_infinitely --timeout 20 --interval=0.1 \"\$RB_IP\""
+st=1
+sleep 6
+cpid=$(rb_child client)
+short=$(hwm "$cpid")
+sleep 54
+long=$(hwm "$cpid")
+kill -INT "$cpid"
+rb_wait client server && st=0
+tap_diag "client VmHWM: $short kB at ~6 s, $long kB at ~60 s; $(grep -c . "$(rb_file client.out)") lines out"
+[ "$st" = 0 ] && [ -n "$short" ] && [ -n "$long" ] &&
+	awk -v a="$short" -v b="$long" 'BEGIN { exit !(b <= a * 1.03) }' &&
+	[ "$(grep -c . "$(rb_file client.out)")" -gt 300 ]
+tap_ok $? "--run_infinitely --interval=0.1: peak RSS at 60 s within 3 % of that at 6 s ($short -> $long kB), rows streamed"
+
+# ---- bad values: usage errors naming the option ----
+for v in 0 -1 abc; do
+	usage_case "--interval" rb_write_bw --interval="$v" 127.0.0.1
+	tap_ok $? "--interval=$v: usage error naming --interval"
+done
+usage_case "--interval: 3 s is longer than the measured window" rb_write_bw -D 2 --interval=3 127.0.0.1
+tap_ok $? "--interval longer than -D: usage error"
+usage_case "--min-bw: '10Gbit'" rb_write_bw --interval=1 --min-bw=10Gbit 127.0.0.1
+tap_ok $? "--min-bw without a known unit: usage error naming the value"
+usage_case "--run_infinitely .* drop -D" rb_write_bw --run_infinitely -D 5 127.0.0.1
+tap_ok $? "--run_infinitely with -D: usage error"
