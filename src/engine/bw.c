@@ -24,23 +24,33 @@ static int bw_post_batch(struct rb_session *s, struct post_set *p, const struct 
 			 struct psched_qp *c)
 {
 	struct ibv_send_wr *first = &p->wr[(size_t)i * p->list], *bad;
+	struct wr_cycle cy = wr_cycle_init(s, p, i);
 	struct psched_post pl;
-	unsigned k = psched_plan(ps, c, &pl);
+	unsigned k = psched_plan(ps, c, &pl), nsig = 0;
 	int err;
 
 	if (k == 0)
 		return 0;
 	for (unsigned j = 0; j < k; j++) {
+		wr_cycle_set(&cy, &first[j], c->posted + j);
+		test_delay(s);
+	}
+	/* Only the signalled WRs differ from the template (psched_wr passes
+	 * over the others): set them, and put them back after the post. */
+	for (unsigned j = pl.next; j < k; j = pl.next) {
 		uint32_t covers = psched_wr(&pl, j);
 
-		first[j].send_flags = p->base_flags | (covers ? IBV_SEND_SIGNALED : 0);
+		first[j].send_flags = p->base_flags | IBV_SEND_SIGNALED;
 		first[j].wr_id = WR_ID(i, covers);
-		wr_operands(s, p, i, &first[j], c->posted + j);
-		test_delay(s);
+		p->sig[nsig++] = j;
 	}
 	first[k - 1].next = NULL;
 	err = ibv_post_send(s->q.qp[i], first, &bad);
 	first[k - 1].next = k < p->list ? &first[k] : NULL;
+	while (nsig--) {
+		first[p->sig[nsig]].send_flags = p->base_flags;
+		first[p->sig[nsig]].wr_id = WR_ID(i, 0);
+	}
 	if (err)
 		return check_post(err, s, "ibv_post_send");
 	psched_commit(c, &pl);

@@ -121,6 +121,7 @@ struct post_set {
 	uint64_t slots, stride, slot_mask;
 	bool cas;                   /* compare-and-swap operands per WR */
 	bool remote;                /* a remote address per WR (RDMA and atomics, not UD) */
+	unsigned *sig;              /* bw_post_batch: the signalled WRs of a post */
 };
 
 int post_set_init(struct post_set *p, const struct rb_session *s, unsigned list);

@@ -122,7 +122,8 @@ int post_set_init(struct post_set *p, const struct rb_session *s, unsigned list)
 	p->list = list;
 	p->wr = calloc(n, sizeof(*p->wr));
 	p->sge = calloc(n, sizeof(*p->sge));
-	if (!p->wr || !p->sge)
+	p->sig = calloc(list, sizeof(*p->sig));
+	if (!p->wr || !p->sge || !p->sig)
 		return -ENOMEM;
 	p->base_flags = can_inline && s->size <= s->q.max_inline ? IBV_SEND_INLINE : 0;
 	p->slots = loop_addr_slots(s);
@@ -136,6 +137,8 @@ int post_set_init(struct post_set *p, const struct rb_session *s, unsigned list)
 
 			post_fill(s, i, &p->wr[k], &p->sge[k]);
 			p->wr[k].next = j + 1 < list ? &p->wr[k + 1] : NULL;
+			p->wr[k].send_flags = p->base_flags;	/* unsignalled */
+			p->wr[k].wr_id = WR_ID(i, 0);
 		}
 	return 0;
 }
@@ -144,6 +147,7 @@ void post_set_free(struct post_set *p)
 {
 	free(p->wr);
 	free(p->sge);
+	free(p->sig);
 }
 
 /*

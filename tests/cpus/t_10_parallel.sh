@@ -21,7 +21,7 @@ fi
 NCPU=$(nproc)
 
 cpu_of() { # FILE: the "# cpu=" metadata value
-	sed -n 's/^# cpu=//p' "$1" 2>/dev/null
+	rb_meta_lines "$1" | sed -n 's/^# cpu=//p'
 }
 
 # PAIRS PORT0 ARGS: PAIRS pairs, servers first (each listening), then the
@@ -167,7 +167,7 @@ unhold() {
 }
 
 claim_of() { # FILE: the lock file named in the placement note
-	sed -n 's/^# placement=.*claim \([^ ,)]*\).*/\1/p' "$1"
+	rb_meta_lines "$1" | sed -n 's/^# placement=.*claim \([^ ,)]*\).*/\1/p'
 }
 
 # The eight claims ended with their processes: the client claims CPU 1's

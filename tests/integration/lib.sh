@@ -565,3 +565,23 @@ rb_slurm_up() {
 rb_full() { [ "${RB_FULL:-0}" = 1 ]; }
 
 rb_fast_full() { if rb_full; then echo "$2"; else echo "$1"; fi; }
+
+# rb_meta_lines FILE.csv: its metadata as the "# KEY=VALUE" lines of the
+# earlier CSV format, from the sidecar FILE.meta.json (or FILE's own "#"
+# lines, an earlier file), for the case files that grep them.
+rb_meta_lines() {
+	python3 - "$1" <<'PY' 2>/dev/null
+import json, os, sys
+path = sys.argv[1]
+side = os.path.splitext(path)[0] + ".meta.json"
+if os.path.exists(side):
+    d = json.load(open(side))
+    for k, v in d.get("meta", {}).items():
+        print("# %s=%s" % (k, v if isinstance(v, str) else json.dumps(v)))
+    print("# status=%s" % d.get("status"))
+else:
+    for line in open(path):
+        if line.startswith("# "):
+            sys.stdout.write(line)
+PY
+}

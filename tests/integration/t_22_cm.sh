@@ -47,7 +47,7 @@ rb_csv "cm client only" rb_read_bw "-s 4096 -n 200 --verbose -R" \
 		'meta["traffic_class"] == 32' 'meta["qp_timeout"] == 18' 'meta["service_level"] == 5' \
 	-- "$(rb_file server.csv)" 'meta["traffic_class"] == 32' 'meta["qp_timeout"] == 14' \
 		'meta["service_level"] == 0' 'meta["source_address"] == E["RB_IP"]' \
-		"meta['mtu_bytes'] == $(grep -o '^# mtu_bytes=[0-9]*' "$(rb_file client.csv)" | cut -d= -f2)"
+		"meta['mtu_bytes'] == $(rb_meta_lines "$(rb_file client.csv)" | sed -n 's/^# mtu_bytes=//p')"
 tap_ok $? "-R, client-only --tclass 32 reaches the server; -u/-S stay per side; -m 4096 lowered with a warning; --bind_source_ip"
 
 # UC with two QPs: every QP of both sides gets -m.

@@ -129,7 +129,7 @@ tap_ok $? "rb_write_bw -b, human table: BW rx average, BW sum average and MsgRat
 # arrival does not.  Windows compared, not speeds.
 delay_bin=${RB_DELAY_BIN:-$top_srcdir/build-delay}
 if grep -qs 'define RB_TEST_DELAY 1' "$delay_bin/config.h" && [ -x "$delay_bin/rb_send_bw" ]; then
-	args="-d $RB_DEV -x $RB_GID_INDEX -s 4096 -n 2000"
+	args="-d $RB_DEV -x $RB_GID_INDEX -s 4096 -n 2000${RB_LANE_PORT:+ -p $RB_LANE_PORT}"
 	rb_pair "late sender" "$delay_bin/rb_send_bw $args --csv=\$RB_CASE_DIR/server.csv" \
 		"t0=\$(date +%s%N); RB_TEST_START_DELAY_NS=1500000000 $delay_bin/rb_send_bw $args \
 		--csv=\$RB_CASE_DIR/client.csv $RB_IP; rc=\$?; echo \$(( (\$(date +%s%N) - t0) / 1000000 )) >\$RB_CASE_DIR/client.ms; exit \$rc" &&

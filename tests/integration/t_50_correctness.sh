@@ -233,7 +233,7 @@ fi
 # it must be the TSC unless the kernel's clocksource already is (a VM on
 # HPET, like the test bed, pays ~1.2 us per clock_gettime otherwise).
 cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)
-clk=$(sed -n 's/^# clock=//p' "$RB_TMP/rb_send_lat-duration.csv" 2>/dev/null)
+clk=$(rb_meta_lines "$RB_TMP/rb_send_lat-duration.csv" | sed -n 's/^# clock=//p')
 case "$(uname -m):$cs" in
 x86_64:tsc) want=CLOCK_MONOTONIC ;;
 x86_64:?*) want=TSC ;;

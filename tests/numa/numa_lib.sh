@@ -118,7 +118,7 @@ meta_is() {
 }
 
 meta_has() { # SIDE KEY ERE
-	grep "^# $2=" "$RB_CASE_DIR/$1.csv" 2>/dev/null | grep -Eq -- "$3" && return 0
-	tap_diag "$1.csv: '# $2=' does not match /$3/: '$(grep "^# $2=" "$RB_CASE_DIR/$1.csv" 2>/dev/null)'"
+	rb_meta_lines "$RB_CASE_DIR/$1.csv" | grep "^# $2=" | grep -Eq -- "$3" && return 0
+	tap_diag "$1.csv: '# $2=' does not match /$3/: '$(rb_meta_lines "$RB_CASE_DIR/$1.csv" | grep "^# $2=")'"
 	return 1
 }
