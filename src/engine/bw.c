@@ -58,6 +58,22 @@ static int bw_post_batch(struct rb_session *s, struct post_set *p, const struct 
 }
 
 /*
+ * --enable-test-delay builds with RB_TEST_DELAY_NS: every WR's post is made
+ * slow (t_50's stalls), so a burst of -t of them would keep the loop from
+ * its window and deadline checks for -t delays; one post per pass instead,
+ * as the loop was before bursts.  Always false in other builds.
+ */
+static inline bool bw_one_at_a_time(const struct rb_session *s)
+{
+#ifdef RB_TEST_DELAY
+	return s->test_delay_ns != 0;
+#else
+	(void)s;
+	return false;
+#endif
+}
+
+/*
  * -l 1, the message-rate case: WR after WR while QP i has room, without a
  * plan per post (psched_burst_*: the same rule).  Everything per WR that
  * does not change is worked out before the loop (the provider's post_send
@@ -75,6 +91,8 @@ static int bw_post_ones(struct rb_session *s, struct post_set *p, struct bw_stat
 	int err = 0;
 
 	psched_burst_start(&b->sched, &b->c[i], &r);
+	if (bw_one_at_a_time(s) && r.limit > r.posted + 1)
+		r.limit = r.posted + 1;
 	first = r.posted;
 	while (psched_burst_fits(&r)) {
 		uint32_t covers = psched_burst_covers(&r);
@@ -107,7 +125,8 @@ static int bw_post_all(struct rb_session *s, struct post_set *p, struct bw_state
 		if (p->list == 1)
 			n = bw_post_ones(s, p, b, i);
 		else
-			while ((n = bw_post_batch(s, p, &b->sched, i, &b->c[i])) > 0)
+			while ((n = bw_post_batch(s, p, &b->sched, i, &b->c[i])) > 0 &&
+			       !bw_one_at_a_time(s))
 				;
 	}
 	return n < 0 ? n : 0;
