@@ -28,10 +28,10 @@ rb_failed 2 'GID index 200 .* is (empty|out of range).*valid indexes' client &&
 tap_ok $? "client -x 200, no server: exit 2 in $secs s (--timeout=60) naming the GID index, failed document"
 
 rb_case "gid 200 server"
-rb_start server "$(rb_cmd rb_write_lat) -x 200 --csv"
+rb_start server "$(rb_cmd rb_write_lat) -x 200 --json"
 rb_wait server
 rb_failed 2 'GID index 200' server && doc_failed "$(rb_file server.out)" server 'GID index 200'
-tap_ok $? "server -x 200 --csv: exit 2 when it starts, a CSV document with status failed"
+tap_ok $? "server -x 200 --json: exit 2 when it starts, a document with status failed"
 
 rb_case "nosuch json"
 rb_start server "\"\$RB_BIN/rb_read_bw\" -d nosuch --json"

@@ -256,13 +256,15 @@ done
 # -j 2: the same trials with two measuring threads a side (a few: each
 # thread must notice, and the run end whole).  Their own folder, so that
 # the figures above stay per benchmark.
-pl_j_trials=${RB_PEERLOSS_THREAD_TRIALS:-6}
+pl_j_trials=${RB_PEERLOSS_THREAD_TRIALS:-$(rb_fast_full 3 6)}
 pl_dir=$RB_TMP/peerloss-threads
 mkdir -p "$pl_dir"
 pl_j_port=19340
+pl_jn=0
 for prog in rb_send_bw rb_write_bw; do
-	(pl_trials=$pl_j_trials; pl_worker "$prog" "$pl_j_port" "$(pl_args "$prog") -j 2") &
+	(pl_trials=$pl_j_trials; pl_worker "$prog" "$pl_j_port" "$(pl_args "$prog") -j 2" "$pl_jn") &
 	pl_j_port=$((pl_j_port + 1))
+	pl_jn=$((pl_jn + 1))
 done
 wait
 for prog in rb_send_bw rb_write_bw; do
