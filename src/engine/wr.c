@@ -179,10 +179,12 @@ uint64_t loop_addr_slots(const struct rb_session *s)
  * slot). */
 int atomic_check(const struct rb_session *s, int i, uint64_t k)
 {
-	uint64_t slots = loop_addr_slots(s), want = k / slots, got;
+	uint64_t slots, want, got;
 
-	if (s->bench->verb != VERB_ATOMIC)
+	if (s->bench->verb != VERB_ATOMIC)	/* before any work: reads pass here per sample */
 		return 0;
+	slots = loop_addr_slots(s);
+	want = k / slots;
 	memcpy(&got, qps_send_area(&s->q, i) + k % slots * RB_LINE_BYTES, sizeof(got));
 	if (got == want)
 		return 0;
