@@ -20,6 +20,14 @@ else
 fi
 NCPU=$(nproc)
 
+# ERE FILE...: how many of the CSV files' metadata (sidecars) match ERE
+meta_count() {
+	local f re=$1 n=0
+	shift
+	for f; do rb_meta_lines "$f" | grep -Eq -- "$re" && n=$((n + 1)); done
+	echo "$n"
+}
+
 cpu_of() { # FILE: the "# cpu=" metadata value
 	rb_meta_lines "$1" | sed -n 's/^# cpu=//p'
 }
@@ -95,7 +103,7 @@ check_four() {
 		most=$(printf '%s\n' $S $C | sort | uniq -c | sort -rn | awk 'NR == 1 {print $1}')
 		[ "${most:-9}" -le $(((8 + NCPU - 1) / NCPU)) ]
 		tap_ok $? "$NCPU CPUs for eight threads: at most $(((8 + NCPU - 1) / NCPU)) on one (got ${most:-?})"
-		[ "$(grep -l "placement=.*shared: all $NCPU CPUs of" "$RB_CASE_DIR"/[sc]?.csv | wc -l)" = $((8 - NCPU)) ] &&
+		[ "$(meta_count "placement=.*shared: all $NCPU CPUs of" "$RB_CASE_DIR"/[sc]?.csv)" = $((8 - NCPU)) ] &&
 			[ "$(grep -l 'is shared with' "$RB_CASE_DIR"/[sc]?.err | wc -l)" = $((8 - NCPU)) ]
 		tap_ok $? "$NCPU CPUs for eight threads: $((8 - NCPU)) say they share (metadata, stderr)"
 		return
@@ -110,7 +118,7 @@ check_four() {
 	done
 	tap_ok "$st" "no server shares a CPU with its own client"
 	# shellcheck disable=SC2086
-	distinct "all eight" $S $C && ! grep -l 'placement=.*shared:' "$RB_CASE_DIR"/[sc]?.csv
+	distinct "all eight" $S $C && [ "$(meta_count 'placement=.*shared:' "$RB_CASE_DIR"/[sc]?.csv)" = 0 ]
 	tap_ok $? "eight measuring threads on eight CPUs, none shared (metadata cpu and placement)"
 }
 
@@ -184,7 +192,7 @@ c=$(claim_of "$RB_CASE_DIR/client.csv")
 tap_ok "$st" "the claims end with their processes: the next client claims $RB_LOCKS/cpu1.0 again"
 [ "$st" = 0 ] && [ "$(cpu_of "$RB_CASE_DIR/server.csv")" = 2 ] &&
 	grep -q -- '--cpu 2: that CPU is also used by 1 other rdmabench instance' "$RB_CASE_DIR/server.err" &&
-	grep -q "placement=--cpu: .*claim $RB_LOCKS/cpu2.1, shared" "$RB_CASE_DIR/server.csv"
+	rb_meta_lines "$RB_CASE_DIR/server.csv" | grep -q "placement=--cpu: .*claim $RB_LOCKS/cpu2.1, shared"
 tap_ok $? "--cpu 2 already claimed: runs on CPU 2, warns, the metadata says shared"
 
 # Every CPU held by someone else: the pair runs, server and client still
@@ -195,8 +203,8 @@ pairs_run 1 18620 "-s 4096 -n 200" && st=0 || st=1
 unhold
 read -ra sc <<<"$(cpus_of s0 c0)"
 [ "$st" = 0 ] && [ "${sc[0]}" != "${sc[1]}" ] &&
-	grep -q "placement=.*shared: all $NCPU CPUs of .*taken by other rdmabench instances" "$RB_CASE_DIR/s0.csv" &&
-	grep -q "placement=.*shared: all $NCPU CPUs of" "$RB_CASE_DIR/c0.csv" &&
+	rb_meta_lines "$RB_CASE_DIR/s0.csv" | grep -q "placement=.*shared: all $NCPU CPUs of .*taken by other rdmabench instances" &&
+	rb_meta_lines "$RB_CASE_DIR/c0.csv" | grep -q "placement=.*shared: all $NCPU CPUs of" &&
 	[ "$(grep -c 'is shared with 1 other rdmabench instance' "$RB_CASE_DIR/s0.err")" = 1 ] &&
 	grep -q 'is shared with 1 other rdmabench instance' "$RB_CASE_DIR/c0.err"
 tap_ok $? "all $NCPU CPUs claimed by others: runs on CPUs ${sc[*]}, says 'shared' once on stderr and in the metadata"

@@ -18,7 +18,8 @@
 #                             address --verbose prints) has all its pages on
 #                             NODE (else says what it saw)
 #   cpus_allowed SIDE         Cpus_allowed_list of SIDE's snapshot
-#   meta_is SIDE KEY VALUE    "# KEY=VALUE" is in SIDE.csv (else says what is)
+#   meta_is SIDE KEY VALUE    KEY=VALUE is in SIDE.csv's metadata (its
+#                             sidecar; else says what is)
 
 numa_progs() { echo rb_send_bw rb_send_lat rb_write_bw rb_read_lat; }
 
@@ -111,9 +112,9 @@ cpus_is() { # SIDE LIST
 	return 1
 }
 
-meta_is() {
-	grep -qxF "# $2=$3" "$RB_CASE_DIR/$1.csv" 2>/dev/null && return 0
-	tap_diag "$1.csv: expected '# $2=$3', has '$(grep "^# $2=" "$RB_CASE_DIR/$1.csv" 2>/dev/null)'"
+meta_is() { # SIDE KEY VALUE: the sidecar's metadata
+	rb_meta_lines "$RB_CASE_DIR/$1.csv" | grep -qxF "# $2=$3" && return 0
+	tap_diag "$1.csv: expected '# $2=$3', has '$(rb_meta_lines "$RB_CASE_DIR/$1.csv" | grep "^# $2=")'"
 	return 1
 }
 

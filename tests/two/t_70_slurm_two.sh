@@ -40,13 +40,13 @@ else
 		for c in "${two_cases[@]}"; do tap_ok 1 "rb_mpi on two hosts: $c (slurm-up failed)"; done
 	else
 		rb_job "two srun" "srun --mpi=$two_mpi -N 2 -n 2 \"\$RB_BIN/rb_mpi\" -d \"\$RB_DEV\" --bench send_bw -s 65536 -n 500 --csv=\$RB_SLURM_SHARED/srun.csv" &&
-			cp "$RB_SLURM_SHARED/srun.csv" "$(rb_file m.csv)" && two_pairs_ok "$(rb_file m.csv)" send_bw
+			cp "$RB_SLURM_SHARED/srun.csv" "$(rb_file m.csv)" && cp "$RB_SLURM_SHARED/srun.meta.json" "$(rb_file m.meta.json)" && two_pairs_ok "$(rb_file m.csv)" send_bw
 		tap_ok $? "rb_mpi under srun --mpi=$two_mpi -N 2 -n 2: one rank per guest, pairs send_bw rbguest1 <-> rbguest2"
 		[ -s "$(rb_file m.csv)" ] && tap_diag "srun: $RB_JOB_TOOK s, $(two_matrix "$(rb_file m.csv)")"
 		[ -z "${RB_MPI_KEEP:-}" ] || cp "$(rb_file m.csv)" "$RB_MPI_KEEP/two-srun.csv"
 
 		rb_job "two salloc" "salloc -N 2 -n 2 mpirun --allow-run-as-root --map-by node \"\$RB_BIN/rb_mpi\" -d \"\$RB_DEV\" --bench write_bw -s 65536 -n 500 --csv=\$RB_SLURM_SHARED/salloc.csv" &&
-			cp "$RB_SLURM_SHARED/salloc.csv" "$(rb_file m.csv)" && two_pairs_ok "$(rb_file m.csv)" write_bw
+			cp "$RB_SLURM_SHARED/salloc.csv" "$(rb_file m.csv)" && cp "$RB_SLURM_SHARED/salloc.meta.json" "$(rb_file m.meta.json)" && two_pairs_ok "$(rb_file m.csv)" write_bw
 		tap_ok $? "rb_mpi under salloc -N 2 mpirun: one rank per guest, pairs write_bw rbguest1 <-> rbguest2"
 		[ -s "$(rb_file m.csv)" ] && tap_diag "salloc mpirun: $RB_JOB_TOOK s, $(two_matrix "$(rb_file m.csv)")"
 		[ -z "${RB_MPI_KEEP:-}" ] || cp "$(rb_file m.csv)" "$RB_MPI_KEEP/two-salloc.csv"
