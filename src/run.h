@@ -32,6 +32,10 @@ struct rb_link {
 	void (*row)(void *arg, const union out_val *row, int ncols);
 	void *arg;
 	bool test_break_qp;         /* tests only (rb_mpi_faults): the QPs to the error state once connected */
+	/* rb_mpi's background links: told when the measuring loop starts, and
+	 * the loop stops once *halt is set (NULL: neither) */
+	void (*started)(void *arg);
+	const volatile int *halt;
 };
 
 struct rb_measure;
@@ -92,11 +96,11 @@ struct rb_measure {
 /* Set by the SIGINT/SIGTERM handler; loops check it. */
 extern volatile sig_atomic_t rb_stop;
 
-/* SIGINT, or (a thread's session) a sibling thread failed: loops stop
- * where they check their idle watch. */
+/* SIGINT, (a thread's session) a sibling thread failed, or (an embedded
+ * link) its driver halts it: loops stop where they check their idle watch. */
 static inline bool session_stopped(const struct rb_session *s)
 {
-	return rb_stop || (s->halt && *s->halt);
+	return rb_stop || (s->halt && *s->halt) || (s->link && s->link->halt && *s->link->halt);
 }
 
 /* Run benchmark b with options o; returns an RB_EXIT_* code. */

@@ -9,6 +9,7 @@
 #include "log.h"
 #include "benches.h"
 #include "mpi_job.h"
+#include "mpi_load.h"
 #include "mpi_plan.h"
 #include "mpi_report.h"
 #include "mpi_steps.h"
@@ -22,7 +23,8 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: mpirun [MPI OPTIONS] rb_mpi [--bench NAME] [--pattern pairs|ring|bisection|shift] [OPTIONS]\n"
+	fprintf(f, "Usage: mpirun [MPI OPTIONS] rb_mpi [--bench NAME] [--pattern pairs|ring|bisection|shift|incast] [OPTIONS]\n"
+		"       mpirun [MPI OPTIONS] rb_mpi --bench LAT --background BW [--background-pattern P,...] [OPTIONS]\n"
 		"       rb_mpi --plan=N [--pattern P] [OPTIONS]\n\n"
 		"Run one benchmark over the links between MPI ranks (one rank per host, each on\n"
 		"its local device); rank 0 prints one row per link and size.\n\n"
@@ -32,7 +34,9 @@ static void usage(FILE *f)
 		"  --pattern P          pairs: every ordered pair once, in rounds of disjoint links\n"
 		"                       (default); ring: rank i to i+1, all at once; bisection:\n"
 		"                       the first half to the second half, all at once; shift:\n"
-		"                       round k, every rank i to i+k (k = 1..N-1)\n"
+		"                       round k, every rank i to i+k (k = 1..N-1); incast: every\n"
+		"                       other rank to one (--incast-dst), all at once\n"
+		"  --incast-dst RANK    incast's destination (default 0; under load the pair's)\n"
 		"  --sequential         pairs one at a time, each on an idle fabric (N(N-1) rounds)\n"
 		"  --topology FILE      'HOST SWITCH' lines: links inside switches first, then\n"
 		"                       across; rows name the switches\n"
@@ -42,32 +46,31 @@ static void usage(FILE *f)
 		"  --outlier PCT        list links PCT %% or more worse than the median link (default %d)\n"
 		"  --step-timeout SECONDS  a rank that has not ended a step by then is lost (default %d)\n"
 		"  -h, --help / -V, --version\n\n"
+		"Latency under load: the pair measures --bench (a latency benchmark) alone, then\n"
+		"while the other ranks run a bandwidth benchmark in each load pattern:\n"
+		"  --background BENCH   the load: send_bw, write_bw, read_bw or atomic_bw\n"
+		"  --background-pattern P[,P...]  pairs, ring and/or incast (default pairs)\n"
+		"  --background-size SIZE  the load's message size (default 64K)\n"
+		"  --latency-pair S:D   the ranks that measure latency (default 0:1)\n\n"
 		"The benchmark's own options apply (see its man page), except those that name a\n"
 		"peer or a port: -d, -i, -x, -c, -m, -s, -a, -n, -D, -q, -t, -r, -Q, -l, -o, -I,\n"
 		"--timeout, --percentiles, --numa-node, --no-numa, --csv[=FILE], --json[=FILE], ...\n",
 		DEFAULT_BENCH, DEFAULT_OUTLIER_PCT, DEFAULT_STEP_TIMEOUT_S);
 }
 
-static int usage_error(const char *what, const char *val, const char *hint)
-{
-	if (val && *val)
-		log_err("%s: '%s' %s", what, val, hint);
-	else
-		log_err("%s %s", what, hint);
-	log_info("try '--help'");
-	return -EINVAL;
-}
+#define usage_error mpi_usage_error
 
 static int parse_pattern(const char *s, enum sched_kind *p)
 {
-	static const enum sched_kind kinds[] = { SCHED_ROUNDS, SCHED_RING, SCHED_BISECTION, SCHED_SHIFT };
+	static const enum sched_kind kinds[] = { SCHED_ROUNDS, SCHED_RING, SCHED_BISECTION, SCHED_SHIFT,
+						 SCHED_INCAST };
 
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 5; i++)
 		if (s && !strcmp(s, sched_name(kinds[i]))) {
 			*p = kinds[i];
 			return 0;
 		}
-	return usage_error("--pattern", s, "is not a pattern (pairs, ring, bisection or shift)");
+	return usage_error("--pattern", s, "is not a pattern (pairs, ring, bisection, shift or incast)");
 }
 
 static int parse_number(const char *opt, const char *s, double lo, double hi, double *v)
@@ -115,6 +118,10 @@ static int parse_own(struct mpi_job *job, int argc, char **argv, char **rest, in
 	for (int i = 1; i < argc; i++) {
 		const char *val;
 
+		if (mpi_load_option(job, argc, argv, &i, &found))
+			return -EINVAL;
+		if (found)
+			continue;
 		if ((val = own_option(argc, argv, &i, "--bench", &found)) || found) {
 			*bench = val;
 		} else if ((val = own_option(argc, argv, &i, "--pattern", &found)) || found) {
@@ -194,6 +201,7 @@ static int job_parse(struct mpi_job *job, int argc, char **argv)
 	job->outlier_pct = DEFAULT_OUTLIER_PCT;
 	job->step_timeout_s = DEFAULT_STEP_TIMEOUT_S;
 	job->plan_n = -1;
+	job->incast_dst = -1;
 	cmdline_join(job, argc, argv);
 	rc = parse_own(job, argc, argv, rest, &nrest, &bench, &sequential);
 	if (!rc && sequential && job->pattern != SCHED_ROUNDS)
@@ -216,6 +224,8 @@ static int job_parse(struct mpi_job *job, int argc, char **argv)
 		rc = usage_error("--help/--version", "", "go first (before the benchmark's options)");
 	if (!rc)
 		rc = reject_pair_options(&job->opt);
+	if (!rc)
+		rc = mpi_load_check(job, sequential);
 out:
 	free(rest);
 	return rc;
@@ -263,10 +273,23 @@ static int job_hosts(struct mpi_job *job)
 	return 0;
 }
 
+/* The schedule's options against the job's size (--incast-dst, --latency-pair). */
+static int job_check_sched(const struct mpi_job *job)
+{
+	struct sched s;
+	int err = mpi_plan_sched(job, job->nranks, &s, job->rank == 0);
+
+	sched_free(&s);
+	return err;
+}
+
 static int job_check(const struct mpi_job *job, int provided)
 {
-	bool two_links = job->pattern == SCHED_RING || job->pattern == SCHED_SHIFT;
+	bool two_links = job->pattern == SCHED_RING || job->pattern == SCHED_SHIFT ||
+			 job->pattern == SCHED_LOAD || (job->pattern == SCHED_INCAST && job->nranks > 2);
 
+	if (job->nranks >= 2 && job_check_sched(job))
+		return -EINVAL;
 	if (job->rank != 0)
 		return job->nranks < 2 || (two_links && provided < MPI_THREAD_MULTIPLE) ? -EINVAL : 0;
 	if (job->nranks < 2) {
@@ -274,8 +297,9 @@ static int job_check(const struct mpi_job *job, int provided)
 		return -EINVAL;
 	}
 	if (two_links && provided < MPI_THREAD_MULTIPLE) {
-		log_err("--pattern %s runs two links per rank at once, which needs an MPI library with MPI_THREAD_MULTIPLE",
-			sched_name(job->pattern));
+		log_err("%s %s runs two links or more per rank at once, which needs an MPI library with MPI_THREAD_MULTIPLE",
+			job->pattern == SCHED_LOAD ? "--background" : "--pattern", job->pattern == SCHED_LOAD ?
+			job->load.bench->name + 3 : sched_name(job->pattern));
 		return -EINVAL;
 	}
 	return 0;
@@ -311,7 +335,7 @@ static int plan_alone(int argc, char **argv)
 		return RB_EXIT_USAGE;
 	err = mpi_plan_print(&job, job.plan_n);
 	mpi_topo_free(&job);
-	return err ? RB_EXIT_RUNTIME : RB_EXIT_OK;
+	return err == -EINVAL ? RB_EXIT_USAGE : err ? RB_EXIT_RUNTIME : RB_EXIT_OK;
 }
 
 /* --plan under MPI: rank 0 prints the plan for the job's ranks. */
@@ -335,9 +359,7 @@ static int job_schedule(struct mpi_job *job)
 	int err = job->topology ? mpi_topo_load(job) : 0;
 
 	if (!err)
-		err = sched_init(&job->sched, job->pattern, job->nranks, job->opt.bidir, job->group);
-	if (err && job->rank == 0)
-		log_err("the schedule: %s", strerror(-err));
+		err = mpi_plan_sched(job, job->nranks, &job->sched, job->rank == 0);
 	return err;
 }
 
