@@ -121,7 +121,8 @@ static const char *load_conflict(const struct mpi_job *job, bool sequential)
 }
 
 /* The background links: BENCH at --background-size until stopped, on the
- * pair's device settings, its window from its loop's start. */
+ * pair's device settings (and -e: on a shared CPU a busy-polling load
+ * starves the pair), its window from its loop's start. */
 static int load_options(struct mpi_job *job)
 {
 	struct mpi_load *ld = &job->load;
@@ -143,6 +144,7 @@ static int load_options(struct mpi_job *job)
 	ld->opt.numa_node = o->numa_node;
 	ld->opt.no_numa = o->no_numa;
 	ld->opt.verbose = o->verbose;
+	ld->opt.events = o->events;
 	ld->opt.clock = o->clock;
 	ld->opt.warmup_s = 0;
 	report_define(&ld->cols, &cols_of);
