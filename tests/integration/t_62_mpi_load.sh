@@ -6,7 +6,8 @@
 # say, and the diagnostics give idle against loaded latency.
 
 ml_args=${RB_MPI_ARGS:-"--allow-run-as-root --oversubscribe --mca pml ob1 --mca btl self,vader,tcp"}
-ml_cases=("incast into 0" "incast --incast-dst 2" "latency under load" "--incast-dst past the job")
+ml_cases=("incast into 0" "incast --incast-dst 2" "latency under load" "--incast-dst past the job"
+	"a rank stopped under load")
 
 # ml_run NAME NP 'RB_MPI ARGS': rb_job of mpirun -np NP rb_mpi -d $RB_DEV ARGS.
 ml_run() {
@@ -76,4 +77,9 @@ PY
 	ml_run "mpi incast usage" 4 "--pattern incast --incast-dst 4"
 	[ "$(cat "$(rb_file job.rc)")" = 2 ] && [ "$(grep -c -- "--incast-dst: '4'" "$(rb_file job.err)")" = 1 ]
 	tap_ok $? "rb_mpi --pattern incast --incast-dst 4 with 4 ranks: exit 2, the message once"
+
+	# a rank (the third started: a background rank, as a rule) stopped
+	# while the pair measures under load: the waits for the background's
+	# word, the pair's stop and the round's rows all have deadlines
+	rb_mpi_stopped_case "mpi load rank stopped" "mpirun $ml_args -np 4 \"\$RB_BIN/rb_mpi\" -d \"\$RB_DEV\" --bench send_lat -n 20000 --background write_bw --background-pattern pairs,incast" "rb_mpi --background write_bw"
 fi
