@@ -65,7 +65,7 @@ static int parse_pair(struct mpi_load *ld, const char *s)
 	return 0;
 }
 
-static const char *value_of(int argc, char **argv, int *i, const char *name, bool *taken)
+const char *mpi_option_value(int argc, char **argv, int *i, const char *name, bool *taken)
 {
 	size_t n = strlen(name);
 
@@ -82,21 +82,21 @@ int mpi_load_option(struct mpi_job *job, int argc, char **argv, int *i, bool *ta
 	struct mpi_load *ld = &job->load;
 	const char *v;
 
-	if ((v = value_of(argc, argv, i, "--background-pattern", taken)) || *taken)
+	if ((v = mpi_option_value(argc, argv, i, "--background-pattern", taken)) || *taken)
 		return parse_patterns(ld, v);
-	if ((v = value_of(argc, argv, i, "--background-size", taken)) || *taken)
+	if ((v = mpi_option_value(argc, argv, i, "--background-size", taken)) || *taken)
 		return units_parse_size(v ? v : "", 1, RB_SWEEP_MAX, &ld->size) ?
 		       mpi_usage_error("--background-size", v, "is not a size from 1 to 8M (e.g. 64K)") : 0;
-	if ((v = value_of(argc, argv, i, "--background", taken)) || *taken) {
+	if ((v = mpi_option_value(argc, argv, i, "--background", taken)) || *taken) {
 		ld->bench = mpi_bench_find(v ? v : "");
 		if (!ld->bench || ld->bench->metric != METRIC_BW)
 			return mpi_usage_error("--background", v,
 					       "is not a bandwidth benchmark (send_bw, write_bw, read_bw, atomic_bw)");
 		return 0;
 	}
-	if ((v = value_of(argc, argv, i, "--latency-pair", taken)) || *taken)
+	if ((v = mpi_option_value(argc, argv, i, "--latency-pair", taken)) || *taken)
 		return parse_pair(ld, v);
-	if ((v = value_of(argc, argv, i, "--incast-dst", taken)) || *taken) {
+	if ((v = mpi_option_value(argc, argv, i, "--incast-dst", taken)) || *taken) {
 		uint64_t r;
 
 		if (units_parse_uint(v ? v : "", 0, 1 << 20, &r))

@@ -21,6 +21,9 @@
 /* A usage error naming the option, and the hint, on stderr; returns -EINVAL. */
 int mpi_usage_error(const char *what, const char *val, const char *hint);
 
+/* "--name VALUE" or "--name=VALUE" at argv[*i] (*taken set): the value
+ * (NULL when missing), *i past it. */
+const char *mpi_option_value(int argc, char **argv, int *i, const char *name, bool *taken);
 /* argv[*i] when it is one of the load options (--background...,
  * --latency-pair): parsed into job (*taken set); 0 or -EINVAL. */
 int mpi_load_option(struct mpi_job *job, int argc, char **argv, int *i, bool *taken);

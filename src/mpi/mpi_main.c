@@ -58,8 +58,6 @@ static void usage(FILE *f)
 		DEFAULT_BENCH, DEFAULT_OUTLIER_PCT, DEFAULT_STEP_TIMEOUT_S);
 }
 
-#define usage_error mpi_usage_error
-
 static int parse_pattern(const char *s, enum sched_kind *p)
 {
 	static const enum sched_kind kinds[] = { SCHED_ROUNDS, SCHED_RING, SCHED_BISECTION, SCHED_SHIFT,
@@ -70,7 +68,7 @@ static int parse_pattern(const char *s, enum sched_kind *p)
 			*p = kinds[i];
 			return 0;
 		}
-	return usage_error("--pattern", s, "is not a pattern (pairs, ring, bisection, shift or incast)");
+	return mpi_usage_error("--pattern", s, "is not a pattern (pairs, ring, bisection, shift or incast)");
 }
 
 static int parse_number(const char *opt, const char *s, double lo, double hi, double *v)
@@ -83,27 +81,9 @@ static int parse_number(const char *opt, const char *s, double lo, double hi, do
 		char hint[64];
 
 		snprintf(hint, sizeof(hint), "is not a number from %g to %g", lo, hi);
-		return usage_error(opt, s, hint);
+		return mpi_usage_error(opt, s, hint);
 	}
 	return 0;
-}
-
-/* "--name VALUE" or "--name=VALUE" at argv[*i]: the value, else NULL. */
-static const char *own_option(int argc, char **argv, int *i, const char *name, bool *found)
-{
-	size_t n = strlen(name);
-
-	*found = false;
-	if (strncmp(argv[*i], name, n))
-		return NULL;
-	if (argv[*i][n] == '=') {
-		*found = true;
-		return argv[*i] + n + 1;
-	}
-	if (argv[*i][n])
-		return NULL;
-	*found = true;
-	return *i + 1 < argc ? argv[++*i] : NULL;
 }
 
 /* Take rb_mpi's own options out of argv; the rest is the benchmark's. */
@@ -122,23 +102,23 @@ static int parse_own(struct mpi_job *job, int argc, char **argv, char **rest, in
 			return -EINVAL;
 		if (found)
 			continue;
-		if ((val = own_option(argc, argv, &i, "--bench", &found)) || found) {
+		if ((val = mpi_option_value(argc, argv, &i, "--bench", &found)) || found) {
 			*bench = val;
-		} else if ((val = own_option(argc, argv, &i, "--pattern", &found)) || found) {
+		} else if ((val = mpi_option_value(argc, argv, &i, "--pattern", &found)) || found) {
 			if (parse_pattern(val, &job->pattern))
 				return -EINVAL;
-		} else if ((val = own_option(argc, argv, &i, "--outlier", &found)) || found) {
+		} else if ((val = mpi_option_value(argc, argv, &i, "--outlier", &found)) || found) {
 			if (parse_number("--outlier", val, 0, 1000, &job->outlier_pct))
 				return -EINVAL;
-		} else if ((val = own_option(argc, argv, &i, "--step-timeout", &found)) || found) {
+		} else if ((val = mpi_option_value(argc, argv, &i, "--step-timeout", &found)) || found) {
 			if (parse_number("--step-timeout", val, 1, 1e6, &v))
 				return -EINVAL;
 			job->step_timeout_s = v;
-		} else if ((val = own_option(argc, argv, &i, "--topology", &found)) || found) {
+		} else if ((val = mpi_option_value(argc, argv, &i, "--topology", &found)) || found) {
 			if (!val || !*val)
-				return usage_error("--topology", val, "needs a file of 'HOST SWITCH' lines");
+				return mpi_usage_error("--topology", val, "needs a file of 'HOST SWITCH' lines");
 			job->topology = val;
-		} else if ((val = own_option(argc, argv, &i, "--link-time", &found)) || found) {
+		} else if ((val = mpi_option_value(argc, argv, &i, "--link-time", &found)) || found) {
 			if (parse_number("--link-time", val, 0.001, 1e6, &job->link_time_s))
 				return -EINVAL;
 		} else if (!strcmp(argv[i], "--sequential")) {
@@ -147,7 +127,7 @@ static int parse_own(struct mpi_job *job, int argc, char **argv, char **rest, in
 			job->plan_n = 0;
 		} else if (!strncmp(argv[i], "--plan=", 7)) {
 			if (parse_number("--plan", argv[i] + 7, 2, PLAN_MAX_RANKS, &v) || v != (int)v)
-				return v != (int)v ? usage_error("--plan", argv[i] + 7, "is not a whole number of ranks") : -EINVAL;
+				return v != (int)v ? mpi_usage_error("--plan", argv[i] + 7, "is not a whole number of ranks") : -EINVAL;
 			job->plan_n = (int)v;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			return 1;
@@ -165,17 +145,17 @@ static int parse_own(struct mpi_job *job, int argc, char **argv, char **rest, in
 static int reject_pair_options(const struct rb_options *o)
 {
 	if (o->server)
-		return usage_error("server host", o->server, "is not taken: MPI ranks are the hosts");
+		return mpi_usage_error("server host", o->server, "is not taken: MPI ranks are the hosts");
 	if (o->rdma_cm)
-		return usage_error("-R/--rdma_cm", "", "is not supported: the QPs are connected through MPI");
+		return mpi_usage_error("-R/--rdma_cm", "", "is not supported: the QPs are connected through MPI");
 	if (o->persistent || o->bind_addr || o->port != OOB_DEFAULT_PORT)
-		return usage_error("--persistent/--bind/-p", "", "are not taken: there is no TCP exchange");
+		return mpi_usage_error("--persistent/--bind/-p", "", "are not taken: there is no TCP exchange");
 	if (o->histogram_file || o->raw_file)
-		return usage_error("-H/--raw", "", "are not supported: rows go to rank 0 only");
+		return mpi_usage_error("-H/--raw", "", "are not supported: rows go to rank 0 only");
 	if (o->threads > 1 || o->thread_rows)
-		return usage_error("-j/--threads", "", "is not supported: one thread per rank pair (give more ranks)");
+		return mpi_usage_error("-j/--threads", "", "is not supported: one thread per rank pair (give more ranks)");
 	if (o->counters.n)
-		return usage_error("-W/--report-counters", "", "is not supported by rb_mpi (a pair benchmark's option)");
+		return mpi_usage_error("-W/--report-counters", "", "is not supported by rb_mpi (a pair benchmark's option)");
 	return 0;
 }
 
@@ -205,7 +185,7 @@ static int job_parse(struct mpi_job *job, int argc, char **argv)
 	cmdline_join(job, argc, argv);
 	rc = parse_own(job, argc, argv, rest, &nrest, &bench, &sequential);
 	if (!rc && sequential && job->pattern != SCHED_ROUNDS)
-		rc = usage_error("--sequential", "", "goes with --pattern pairs only");
+		rc = mpi_usage_error("--sequential", "", "goes with --pattern pairs only");
 	else if (!rc && sequential)
 		job->pattern = SCHED_SEQUENTIAL;
 	if (rc == 1)
@@ -216,12 +196,12 @@ static int job_parse(struct mpi_job *job, int argc, char **argv)
 		goto out;
 	job->bench = mpi_bench_find(bench ? bench : "");
 	if (!job->bench) {
-		rc = usage_error("--bench", bench, "is not a benchmark");
+		rc = mpi_usage_error("--bench", bench, "is not a benchmark");
 		goto out;
 	}
 	rc = options_parse(nrest, rest, job->bench, &job->opt);
 	if (rc > 0)
-		rc = usage_error("--help/--version", "", "go first (before the benchmark's options)");
+		rc = mpi_usage_error("--help/--version", "", "go first (before the benchmark's options)");
 	if (!rc)
 		rc = reject_pair_options(&job->opt);
 	if (!rc)
