@@ -409,6 +409,8 @@ static int run_size(struct rb_session *s, struct report *r, bool *partial)
 		err = loop_prepare(s);
 	if (!err)
 		err = barrier(s, "starting the measurement");
+	if (!err && s->link && s->link->started)
+		s->link->started(s->link->arg);
 	if (!err)
 		err = run_loop(s, r, &m);
 	if (!err)

@@ -32,6 +32,10 @@ struct rb_link {
 	void (*row)(void *arg, const union out_val *row, int ncols);
 	void *arg;
 	bool test_break_qp;         /* tests only (rb_mpi_faults): the QPs to the error state once connected */
+	/* rb_mpi's background links: told when the measuring loop starts, and
+	 * the loop stops once *halt is set (NULL: neither) */
+	void (*started)(void *arg);
+	const volatile int *halt;
 };
 
 struct rb_measure;
@@ -92,11 +96,18 @@ struct rb_measure {
 /* Set by the SIGINT/SIGTERM handler; loops check it. */
 extern volatile sig_atomic_t rb_stop;
 
-/* SIGINT, or (a thread's session) a sibling thread failed: loops stop
- * where they check their idle watch. */
+/* An embedded link's driver halts it (rb_mpi's background links): a busy
+ * loop that never idles looks here on each pass it reads the clock. */
+static inline bool session_halted(const struct rb_session *s)
+{
+	return s->link && s->link->halt && *s->link->halt;
+}
+
+/* SIGINT, (a thread's session) a sibling thread failed, or (an embedded
+ * link) its driver halts it: loops stop where they check their idle watch. */
 static inline bool session_stopped(const struct rb_session *s)
 {
-	return rb_stop || (s->halt && *s->halt);
+	return rb_stop || (s->halt && *s->halt) || session_halted(s);
 }
 
 /* Run benchmark b with options o; returns an RB_EXIT_* code. */

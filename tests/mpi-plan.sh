@@ -44,7 +44,7 @@ plan() {
 	cpu=$(echo "$t" | awk '{ printf "%d", ($1 + $2) * 1000 }')
 }
 
-cases=9
+cases=13
 if [ ! -x "$rb_mpi" ]; then
 	for ((i = 1; i <= cases; i++)); do
 		echo "ok $i - rb_mpi --plan case $i # SKIP rb_mpi not built (./configure --with-mpi)"
@@ -80,6 +80,42 @@ ok $? "--plan=4 --topology (2 switches of 2): 2 rounds inside the switches, 4 ac
 plan --plan=3 --topology "$tmp/topo"
 [ "$st" = 2 ] && grep -q -- "--topology: .* lists 4 hosts, not 3" "$tmp/err"
 ok $? "--plan=3 with a topology of 4 hosts: exit 2, said"
+
+plan --plan=64 --pattern incast --incast-dst 7
+[ "$st" = 0 ] && [ "$(meta rounds)" = 1 ] && [ "$(meta links_at_once)" = 63 ] && [ "$(rows)" = "63,1 " ] &&
+	[ "$(meta pattern)" = incast ] && [ "$(meta incast_dst)" = 7 ]
+ok $? "--plan=64 --pattern incast --incast-dst 7: one round of 63 links into rank 7"
+
+plan --plan=6 --bench send_lat --background write_bw --background-pattern pairs,ring,incast
+[ "$st" = 0 ] && [ "$(meta rounds)" = 4 ] && [ "$(meta links_at_once)" = 5 ] && [ "$(rows)" = "5,2 3,1 1,1 " ] &&
+	[ "$(meta pattern)" = load ] && [ "$(meta latency_pair)" = "0->1" ] && [ "$(meta incast_dst)" = 1 ] &&
+	[ "$(meta load_patterns)" = pairs,ring,incast ] && [ "$(meta load_bench)" = rb_write_bw ] && [ "$(meta load_size)" = 65536 ]
+ok $? "--plan=6 --background write_bw, pairs,ring,incast: the pair idle, then with 2, 4 and 4 background links"
+
+plan --plan=4 --bench write_lat --background send_bw --background-pattern incast --latency-pair 3:2 --incast-dst 0 --background-size 1M
+[ "$st" = 0 ] && [ "$(rows)" = "2,1 1,1 " ] && [ "$(meta latency_pair)" = "3->2" ] && [ "$(meta incast_dst)" = 0 ] &&
+	[ "$(meta load_size)" = 1048576 ]
+ok $? "--plan=4 --latency-pair 3:2, incast into 0: the pair idle, then 1 -> 0 beside it"
+
+bad=0
+for a in "--plan=4 --pattern incast --incast-dst 4" "--plan=4 --incast-dst 1" "--plan=4 --pattern incast --incast-dst x" \
+	"--plan=4 --bench send_bw --background write_bw" "--plan=4 --bench send_lat --background write_lat" \
+	"--plan=4 --bench send_lat --background nope" "--plan=3 --bench send_lat --background write_bw" \
+	"--plan=4 --bench send_lat --background write_bw --background-pattern shift" \
+	"--plan=4 --bench send_lat --background write_bw --background-pattern ring,ring" \
+	"--plan=4 --bench send_lat --background write_bw --latency-pair 0:4" \
+	"--plan=4 --bench send_lat --background write_bw --latency-pair 1:1" \
+	"--plan=4 --bench send_lat --background write_bw --pattern ring" \
+	"--plan=4 --bench send_lat --background write_bw --background-size 0" \
+	"--plan=4 --bench send_lat --background-pattern pairs" "--plan=4 --latency-pair 0:1" \
+	"--plan=4 --background-size 1M" "--plan=4 --bench send_lat --background write_bw --run_infinitely"; do
+	opt=$(echo "$a" | grep -o -- '--[a-z-]*' | sed -n 2p)
+	# shellcheck disable=SC2086
+	"$rb_mpi" $a >"$tmp/out" 2>"$tmp/err"
+	st=$?
+	[ "$st" = 2 ] && [ ! -s "$tmp/out" ] && grep -q -- "error: --" "$tmp/err" || { echo "# $a: exit $st: $(head -c 300 "$tmp/err")"; bad=1; }
+done
+ok $bad "bad --incast-dst, --background, --background-pattern, --background-size, --latency-pair and combinations: exit 2, the option named on stderr, nothing on stdout"
 
 bad=0
 for a in --plan=1 --plan=abc --plan=2.5 "--plan=4 --sequential --pattern ring" "--plan=4 --pattern star" "--plan=4 --link-time 0"; do

@@ -67,9 +67,15 @@ if command -v gnuplot >/dev/null 2>&1; then
 	grep -q 'Bandwidth \[Gb/s' "$tmp/p3/bw.svg" && grep -q 'Message size' "$tmp/p3/bw.svg" &&
 		grep -q 'rxe0' "$tmp/p3/bw.svg"
 	ok $? "rb-plot: the axes carry units, the title the device"
+
+	# rb_mpi --background (the test bed's rows): the pair idle and loaded
+	run "$rb_plot" -o "$tmp/pl" -f svg "$data/rb_mpi-load.csv"
+	[ "$st" = 0 ] && [ "$(cat "$tmp/out")" = "$tmp/pl/load.svg" ] && grep -q 'under incast (p99 x' "$tmp/pl/load.svg" &&
+		grep -q 'idle</text>' "$tmp/pl/load.svg" && grep -q 'Percentile' "$tmp/pl/load.svg"
+	ok $? "rb-plot: rb_mpi latency under load gives only NAME-load: idle and each load, the p99 ratio in the legend (status $st)"
 else
 	for c in "sweeps give bw, msgrate, lat" "status note" "prints the files" "histogram" \
-		"histogram title" "overlay with legends" "units and device"; do
+		"histogram title" "overlay with legends" "units and device" "latency under load"; do
 		skip "rb-plot: $c" "gnuplot is not installed"
 	done
 fi

@@ -243,7 +243,10 @@ static void bw_tick(struct rb_session *s, struct bw_state *b, struct window *win
 {
 	uint64_t now = clock_now_ns();
 
-	if (s->duration_ns && win->phase < 2 && window_tick_at(win, s, now, b->total, rx))
+	/* a halted link (rb_mpi's load) ends as its window would: the last
+	 * WRs complete, the window closes at the loop's end */
+	if (s->duration_ns && win->phase < 2 &&
+	    (window_tick_at(win, s, now, b->total, rx) || session_halted(s)))
 		bw_stop_posting(s, b);
 	ivl_tick(iv, s, win, now, b->total, rx);
 }

@@ -7,6 +7,7 @@
  *   mpi_main.c      options, MPI start and end, --plan
  *   mpi_topo.c      --topology: each rank's switch (group)
  *   mpi_steps.c     one round's sessions, the end-of-round gather
+ *   mpi_load.c      latency under load: its options, the background's start and stop
  *   mpi_report.c    rank 0's document and the outlier list
  *   mpi_plan.c      --plan: the schedule's figures, no traffic
  *   mpi_schedule.c  the rounds (pure logic)
@@ -28,8 +29,23 @@
 #define MPI_HOST_LEN 64
 
 /* Tags: a link's frames (two links may join the same two ranks), the
- * end-of-round rows, rank 0's go-ahead. */
-enum { TAG_LINK_UP = 1, TAG_LINK_DOWN, TAG_ROWS, TAG_GO };
+ * end-of-round rows, rank 0's go-ahead; under load, round r's "background
+ * running" and "stop" messages (TAG_LOAD + 2r, + 2r + 1: a late one from an
+ * earlier round is never taken for this round's). */
+enum { TAG_LINK_UP = 1, TAG_LINK_DOWN, TAG_ROWS, TAG_GO, TAG_LOAD = 16 };
+
+/* --background: latency under load (mpi_load.c) */
+struct mpi_load {
+	const struct rb_bench *bench;   /* NULL: no load */
+	struct rb_options opt;          /* the background links' options */
+	uint64_t size;                  /* --background-size */
+	enum sched_kind patterns[SCHED_MAX_LOADS];
+	int npatterns;
+	int src, dst;                   /* --latency-pair (default 0:1) */
+	bool pair_given;
+	struct report cols;             /* the background benchmark's columns */
+	int bw_col;                     /* bw_avg_mibps in cols.all */
+};
 
 struct mpi_job {
 	/* immutable after parsing */
@@ -41,6 +57,8 @@ struct mpi_job {
 	double link_time_s;         /* --plan: one link's time (--link-time), 0: from -D, else 2 s */
 	const char *topology;       /* --topology FILE, or NULL */
 	int plan_n;                 /* --plan[=N]: N, 0 for the job's size; -1: no plan */
+	int incast_dst;             /* --incast-dst, -1: not given */
+	struct mpi_load load;
 	char cmdline[1024];
 	/* the job */
 	int rank, nranks;

@@ -9,6 +9,7 @@
 #include "log.h"
 #include "benches.h"
 #include "mpi_job.h"
+#include "mpi_load.h"
 #include "mpi_plan.h"
 #include "mpi_report.h"
 #include "mpi_steps.h"
@@ -22,7 +23,8 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: mpirun [MPI OPTIONS] rb_mpi [--bench NAME] [--pattern pairs|ring|bisection|shift] [OPTIONS]\n"
+	fprintf(f, "Usage: mpirun [MPI OPTIONS] rb_mpi [--bench NAME] [--pattern pairs|ring|bisection|shift|incast] [OPTIONS]\n"
+		"       mpirun [MPI OPTIONS] rb_mpi --bench LAT --background BW [--background-pattern P,...] [OPTIONS]\n"
 		"       rb_mpi --plan=N [--pattern P] [OPTIONS]\n\n"
 		"Run one benchmark over the links between MPI ranks (one rank per host, each on\n"
 		"its local device); rank 0 prints one row per link and size.\n\n"
@@ -32,7 +34,9 @@ static void usage(FILE *f)
 		"  --pattern P          pairs: every ordered pair once, in rounds of disjoint links\n"
 		"                       (default); ring: rank i to i+1, all at once; bisection:\n"
 		"                       the first half to the second half, all at once; shift:\n"
-		"                       round k, every rank i to i+k (k = 1..N-1)\n"
+		"                       round k, every rank i to i+k (k = 1..N-1); incast: every\n"
+		"                       other rank to one (--incast-dst), all at once\n"
+		"  --incast-dst RANK    incast's destination (default 0; under load the pair's)\n"
 		"  --sequential         pairs one at a time, each on an idle fabric (N(N-1) rounds)\n"
 		"  --topology FILE      'HOST SWITCH' lines: links inside switches first, then\n"
 		"                       across; rows name the switches\n"
@@ -42,32 +46,29 @@ static void usage(FILE *f)
 		"  --outlier PCT        list links PCT %% or more worse than the median link (default %d)\n"
 		"  --step-timeout SECONDS  a rank that has not ended a step by then is lost (default %d)\n"
 		"  -h, --help / -V, --version\n\n"
+		"Latency under load: the pair measures --bench (a latency benchmark) alone, then\n"
+		"while the other ranks run a bandwidth benchmark in each load pattern:\n"
+		"  --background BENCH   the load: send_bw, write_bw, read_bw or atomic_bw\n"
+		"  --background-pattern P[,P...]  pairs, ring and/or incast (default pairs)\n"
+		"  --background-size SIZE  the load's message size (default 64K)\n"
+		"  --latency-pair S:D   the ranks that measure latency (default 0:1)\n\n"
 		"The benchmark's own options apply (see its man page), except those that name a\n"
 		"peer or a port: -d, -i, -x, -c, -m, -s, -a, -n, -D, -q, -t, -r, -Q, -l, -o, -I,\n"
 		"--timeout, --percentiles, --numa-node, --no-numa, --csv[=FILE], --json[=FILE], ...\n",
 		DEFAULT_BENCH, DEFAULT_OUTLIER_PCT, DEFAULT_STEP_TIMEOUT_S);
 }
 
-static int usage_error(const char *what, const char *val, const char *hint)
-{
-	if (val && *val)
-		log_err("%s: '%s' %s", what, val, hint);
-	else
-		log_err("%s %s", what, hint);
-	log_info("try '--help'");
-	return -EINVAL;
-}
-
 static int parse_pattern(const char *s, enum sched_kind *p)
 {
-	static const enum sched_kind kinds[] = { SCHED_ROUNDS, SCHED_RING, SCHED_BISECTION, SCHED_SHIFT };
+	static const enum sched_kind kinds[] = { SCHED_ROUNDS, SCHED_RING, SCHED_BISECTION, SCHED_SHIFT,
+						 SCHED_INCAST };
 
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 5; i++)
 		if (s && !strcmp(s, sched_name(kinds[i]))) {
 			*p = kinds[i];
 			return 0;
 		}
-	return usage_error("--pattern", s, "is not a pattern (pairs, ring, bisection or shift)");
+	return mpi_usage_error("--pattern", s, "is not a pattern (pairs, ring, bisection, shift or incast)");
 }
 
 static int parse_number(const char *opt, const char *s, double lo, double hi, double *v)
@@ -80,27 +81,9 @@ static int parse_number(const char *opt, const char *s, double lo, double hi, do
 		char hint[64];
 
 		snprintf(hint, sizeof(hint), "is not a number from %g to %g", lo, hi);
-		return usage_error(opt, s, hint);
+		return mpi_usage_error(opt, s, hint);
 	}
 	return 0;
-}
-
-/* "--name VALUE" or "--name=VALUE" at argv[*i]: the value, else NULL. */
-static const char *own_option(int argc, char **argv, int *i, const char *name, bool *found)
-{
-	size_t n = strlen(name);
-
-	*found = false;
-	if (strncmp(argv[*i], name, n))
-		return NULL;
-	if (argv[*i][n] == '=') {
-		*found = true;
-		return argv[*i] + n + 1;
-	}
-	if (argv[*i][n])
-		return NULL;
-	*found = true;
-	return *i + 1 < argc ? argv[++*i] : NULL;
 }
 
 /* Take rb_mpi's own options out of argv; the rest is the benchmark's. */
@@ -115,23 +98,27 @@ static int parse_own(struct mpi_job *job, int argc, char **argv, char **rest, in
 	for (int i = 1; i < argc; i++) {
 		const char *val;
 
-		if ((val = own_option(argc, argv, &i, "--bench", &found)) || found) {
+		if (mpi_load_option(job, argc, argv, &i, &found))
+			return -EINVAL;
+		if (found)
+			continue;
+		if ((val = mpi_option_value(argc, argv, &i, "--bench", &found)) || found) {
 			*bench = val;
-		} else if ((val = own_option(argc, argv, &i, "--pattern", &found)) || found) {
+		} else if ((val = mpi_option_value(argc, argv, &i, "--pattern", &found)) || found) {
 			if (parse_pattern(val, &job->pattern))
 				return -EINVAL;
-		} else if ((val = own_option(argc, argv, &i, "--outlier", &found)) || found) {
+		} else if ((val = mpi_option_value(argc, argv, &i, "--outlier", &found)) || found) {
 			if (parse_number("--outlier", val, 0, 1000, &job->outlier_pct))
 				return -EINVAL;
-		} else if ((val = own_option(argc, argv, &i, "--step-timeout", &found)) || found) {
+		} else if ((val = mpi_option_value(argc, argv, &i, "--step-timeout", &found)) || found) {
 			if (parse_number("--step-timeout", val, 1, 1e6, &v))
 				return -EINVAL;
 			job->step_timeout_s = v;
-		} else if ((val = own_option(argc, argv, &i, "--topology", &found)) || found) {
+		} else if ((val = mpi_option_value(argc, argv, &i, "--topology", &found)) || found) {
 			if (!val || !*val)
-				return usage_error("--topology", val, "needs a file of 'HOST SWITCH' lines");
+				return mpi_usage_error("--topology", val, "needs a file of 'HOST SWITCH' lines");
 			job->topology = val;
-		} else if ((val = own_option(argc, argv, &i, "--link-time", &found)) || found) {
+		} else if ((val = mpi_option_value(argc, argv, &i, "--link-time", &found)) || found) {
 			if (parse_number("--link-time", val, 0.001, 1e6, &job->link_time_s))
 				return -EINVAL;
 		} else if (!strcmp(argv[i], "--sequential")) {
@@ -140,7 +127,7 @@ static int parse_own(struct mpi_job *job, int argc, char **argv, char **rest, in
 			job->plan_n = 0;
 		} else if (!strncmp(argv[i], "--plan=", 7)) {
 			if (parse_number("--plan", argv[i] + 7, 2, PLAN_MAX_RANKS, &v) || v != (int)v)
-				return v != (int)v ? usage_error("--plan", argv[i] + 7, "is not a whole number of ranks") : -EINVAL;
+				return v != (int)v ? mpi_usage_error("--plan", argv[i] + 7, "is not a whole number of ranks") : -EINVAL;
 			job->plan_n = (int)v;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			return 1;
@@ -158,17 +145,17 @@ static int parse_own(struct mpi_job *job, int argc, char **argv, char **rest, in
 static int reject_pair_options(const struct rb_options *o)
 {
 	if (o->server)
-		return usage_error("server host", o->server, "is not taken: MPI ranks are the hosts");
+		return mpi_usage_error("server host", o->server, "is not taken: MPI ranks are the hosts");
 	if (o->rdma_cm)
-		return usage_error("-R/--rdma_cm", "", "is not supported: the QPs are connected through MPI");
+		return mpi_usage_error("-R/--rdma_cm", "", "is not supported: the QPs are connected through MPI");
 	if (o->persistent || o->bind_addr || o->port != OOB_DEFAULT_PORT)
-		return usage_error("--persistent/--bind/-p", "", "are not taken: there is no TCP exchange");
+		return mpi_usage_error("--persistent/--bind/-p", "", "are not taken: there is no TCP exchange");
 	if (o->histogram_file || o->raw_file)
-		return usage_error("-H/--raw", "", "are not supported: rows go to rank 0 only");
+		return mpi_usage_error("-H/--raw", "", "are not supported: rows go to rank 0 only");
 	if (o->threads > 1 || o->thread_rows)
-		return usage_error("-j/--threads", "", "is not supported: one thread per rank pair (give more ranks)");
+		return mpi_usage_error("-j/--threads", "", "is not supported: one thread per rank pair (give more ranks)");
 	if (o->counters.n)
-		return usage_error("-W/--report-counters", "", "is not supported by rb_mpi (a pair benchmark's option)");
+		return mpi_usage_error("-W/--report-counters", "", "is not supported by rb_mpi (a pair benchmark's option)");
 	return 0;
 }
 
@@ -194,10 +181,11 @@ static int job_parse(struct mpi_job *job, int argc, char **argv)
 	job->outlier_pct = DEFAULT_OUTLIER_PCT;
 	job->step_timeout_s = DEFAULT_STEP_TIMEOUT_S;
 	job->plan_n = -1;
+	job->incast_dst = -1;
 	cmdline_join(job, argc, argv);
 	rc = parse_own(job, argc, argv, rest, &nrest, &bench, &sequential);
 	if (!rc && sequential && job->pattern != SCHED_ROUNDS)
-		rc = usage_error("--sequential", "", "goes with --pattern pairs only");
+		rc = mpi_usage_error("--sequential", "", "goes with --pattern pairs only");
 	else if (!rc && sequential)
 		job->pattern = SCHED_SEQUENTIAL;
 	if (rc == 1)
@@ -208,14 +196,16 @@ static int job_parse(struct mpi_job *job, int argc, char **argv)
 		goto out;
 	job->bench = mpi_bench_find(bench ? bench : "");
 	if (!job->bench) {
-		rc = usage_error("--bench", bench, "is not a benchmark");
+		rc = mpi_usage_error("--bench", bench, "is not a benchmark");
 		goto out;
 	}
 	rc = options_parse(nrest, rest, job->bench, &job->opt);
 	if (rc > 0)
-		rc = usage_error("--help/--version", "", "go first (before the benchmark's options)");
+		rc = mpi_usage_error("--help/--version", "", "go first (before the benchmark's options)");
 	if (!rc)
 		rc = reject_pair_options(&job->opt);
+	if (!rc)
+		rc = mpi_load_check(job, sequential);
 out:
 	free(rest);
 	return rc;
@@ -263,10 +253,23 @@ static int job_hosts(struct mpi_job *job)
 	return 0;
 }
 
+/* The schedule's options against the job's size (--incast-dst, --latency-pair). */
+static int job_check_sched(const struct mpi_job *job)
+{
+	struct sched s;
+	int err = mpi_plan_sched(job, job->nranks, &s, job->rank == 0);
+
+	sched_free(&s);
+	return err;
+}
+
 static int job_check(const struct mpi_job *job, int provided)
 {
-	bool two_links = job->pattern == SCHED_RING || job->pattern == SCHED_SHIFT;
+	bool two_links = job->pattern == SCHED_RING || job->pattern == SCHED_SHIFT ||
+			 job->pattern == SCHED_LOAD || (job->pattern == SCHED_INCAST && job->nranks > 2);
 
+	if (job->nranks >= 2 && job_check_sched(job))
+		return -EINVAL;
 	if (job->rank != 0)
 		return job->nranks < 2 || (two_links && provided < MPI_THREAD_MULTIPLE) ? -EINVAL : 0;
 	if (job->nranks < 2) {
@@ -274,8 +277,9 @@ static int job_check(const struct mpi_job *job, int provided)
 		return -EINVAL;
 	}
 	if (two_links && provided < MPI_THREAD_MULTIPLE) {
-		log_err("--pattern %s runs two links per rank at once, which needs an MPI library with MPI_THREAD_MULTIPLE",
-			sched_name(job->pattern));
+		log_err("%s %s runs two links or more per rank at once, which needs an MPI library with MPI_THREAD_MULTIPLE",
+			job->pattern == SCHED_LOAD ? "--background" : "--pattern", job->pattern == SCHED_LOAD ?
+			job->load.bench->name + 3 : sched_name(job->pattern));
 		return -EINVAL;
 	}
 	return 0;
@@ -311,7 +315,7 @@ static int plan_alone(int argc, char **argv)
 		return RB_EXIT_USAGE;
 	err = mpi_plan_print(&job, job.plan_n);
 	mpi_topo_free(&job);
-	return err ? RB_EXIT_RUNTIME : RB_EXIT_OK;
+	return err == -EINVAL ? RB_EXIT_USAGE : err ? RB_EXIT_RUNTIME : RB_EXIT_OK;
 }
 
 /* --plan under MPI: rank 0 prints the plan for the job's ranks. */
@@ -335,9 +339,7 @@ static int job_schedule(struct mpi_job *job)
 	int err = job->topology ? mpi_topo_load(job) : 0;
 
 	if (!err)
-		err = sched_init(&job->sched, job->pattern, job->nranks, job->opt.bidir, job->group);
-	if (err && job->rank == 0)
-		log_err("the schedule: %s", strerror(-err));
+		err = mpi_plan_sched(job, job->nranks, &job->sched, job->rank == 0);
 	return err;
 }
 
@@ -357,7 +359,8 @@ static int job_run(struct mpi_job *job)
 		err = mpi_report_open(job);
 	if (!err)
 		err = mpi_steps_run(job);
-	if (job->rank == 0 && !err)
+	/* under load the pair's rows differ by design: no median to be off */
+	if (job->rank == 0 && !err && job->pattern != SCHED_LOAD)
 		mpi_report_outliers(job);
 	if (job->rank == 0)
 		mpi_report_close(job, err && err != -EINTR ? "see the messages on stderr" : NULL);

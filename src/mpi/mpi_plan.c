@@ -6,6 +6,7 @@
 
 #include "config.h"
 #include "log.h"
+#include "mpi_load.h"
 
 /* The sizes a link measures: 1, or -a's sweep. */
 static int plan_sizes(const struct rb_options *o)
@@ -37,6 +38,79 @@ static double plan_link_time(const struct mpi_job *job, const char **from)
 	return PLAN_DEFAULT_LINK_S;
 }
 
+static int sched_error(const char *opt, const char *val, const char *why, bool speak)
+{
+	if (speak)
+		mpi_usage_error(opt, val, why);
+	return -EINVAL;
+}
+
+/* Incast's destination: --incast-dst, else the latency pair's under load, else 0. */
+static int sched_incast(const struct mpi_job *job, int n, struct sched *s, bool speak)
+{
+	bool load = job->pattern == SCHED_LOAD;
+	int dst = job->incast_dst >= 0 ? job->incast_dst : load ? job->load.dst : 0;
+	char val[16], why[64];
+
+	snprintf(val, sizeof(val), "%d", dst);
+	snprintf(why, sizeof(why), "is not a rank of the job (0 to %d)", n - 1);
+	if (load && (job->load.src >= n || job->load.dst >= n)) {
+		snprintf(val, sizeof(val), "%d:%d", job->load.src, job->load.dst);
+		snprintf(why, sizeof(why), "is not two ranks of the job (0 to %d)", n - 1);
+		return sched_error("--latency-pair", val, why, speak);
+	}
+	if (sched_set_incast(s, dst))
+		return sched_error("--incast-dst", val, why, speak);
+	return 0;
+}
+
+int mpi_plan_sched(const struct mpi_job *job, int n, struct sched *s, bool speak)
+{
+	const struct mpi_load *ld = &job->load;
+	const char *why = NULL;
+	char val[32];
+	int err = sched_init(s, job->pattern, n, job->opt.bidir, job->group);
+
+	if (err) {
+		if (speak)
+			log_err("the schedule: %s", strerror(-err));
+		return err;
+	}
+	if (sched_incast(job, n, s, speak))
+		return -EINVAL;
+	snprintf(val, sizeof(val), "%d:%d", ld->src, ld->dst);
+	err = job->pattern == SCHED_LOAD ?
+	      sched_set_load(s, ld->src, ld->dst, ld->patterns, ld->npatterns, &why) : 0;
+	if (err == -EINVAL)
+		return sched_error("--latency-pair", val, why, speak);
+	if (err && speak)
+		log_err("the schedule: %s", strerror(-err));
+	return err;
+}
+
+void mpi_plan_meta_extra(struct out *out, const struct mpi_job *job, const struct sched *s)
+{
+	const struct mpi_load *ld = &job->load;
+	char buf[64];
+	size_t used = 0;
+	bool incast = s->kind == SCHED_INCAST;
+
+	for (int i = 0; i < s->nloads; i++)
+		incast |= s->loads[i] == SCHED_INCAST;
+	if (incast)
+		out_meta_u64(out, "incast_dst", "Incast destination", (uint64_t)s->incast_dst);
+	if (s->kind != SCHED_LOAD)
+		return;
+	snprintf(buf, sizeof(buf), "%d->%d", s->lat_src, s->lat_dst);
+	out_meta_str(out, "latency_pair", "Latency pair", buf);
+	for (int i = 0; i < s->nloads && used < sizeof(buf); i++)
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s", i ? "," : "",
+					 sched_name(s->loads[i]));
+	out_meta_str(out, "load_patterns", "Load patterns", buf);
+	out_meta_str(out, "load_bench", "Load", ld->bench->name);
+	out_meta_u64(out, "load_size", "Load message size", ld->size);
+}
+
 /* counts[k]: how many rounds hold k links. */
 static int plan_count(const struct sched *s, long *counts)
 {
@@ -60,7 +134,9 @@ static void plan_meta(struct out *out, const struct mpi_job *job, const struct s
 	out_meta_str(out, "test", "Test", job->bench->name);
 	out_meta_str(out, "pattern", "Pattern", sched_name(job->pattern));
 	out_meta_str(out, "schedule", "Schedule", job->pattern == SCHED_SEQUENTIAL ? "sequential" :
-		     job->pattern == SCHED_ROUNDS ? "rounds" : "one round per step");
+		     job->pattern == SCHED_ROUNDS ? "rounds" : job->pattern == SCHED_LOAD ?
+		     "the latency pair idle, then under each load" : "one round per step");
+	mpi_plan_meta_extra(out, job, s);
 	out_meta_u64(out, "ranks", "Ranks", (uint64_t)n);
 	out_meta_str(out, "topology", "Topology", job->topology ? job->topology : "none");
 	out_meta_u64(out, "rounds", "Rounds", (uint64_t)s->nrounds);
@@ -83,7 +159,7 @@ int mpi_plan_print(struct mpi_job *job, int n)
 	struct sched s = { .n = 0 };
 	long *counts = calloc((size_t)n + 1, sizeof(*counts));
 	struct out *out = NULL;
-	int err = counts ? sched_init(&s, job->pattern, n, job->opt.bidir, job->group) : -ENOMEM;
+	int err = counts ? mpi_plan_sched(job, n, &s, true) : -ENOMEM;
 
 	if (!err)
 		err = plan_count(&s, counts);
@@ -99,7 +175,7 @@ int mpi_plan_print(struct mpi_job *job, int n)
 	}
 	sched_free(&s);
 	free(counts);
-	if (err)
+	if (err && err != -EINVAL)
 		log_err("--plan: %s", strerror(-err));
 	return err;
 }

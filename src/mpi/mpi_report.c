@@ -7,6 +7,7 @@
 
 #include "config.h"
 #include "log.h"
+#include "mpi_plan.h"
 
 /* Rank 0's document: the link's ends, the single-pair columns, then where
  * and how the link ran (and its switches, with --topology). */
@@ -25,8 +26,16 @@ static const struct out_col tail_cols[] = {
 	{ "dst_switch", "dst switch", OUT_STR, 0 },
 };
 
+/* Under load (--background): what the row is, and the background's figures. */
+static const struct out_col load_cols[] = {
+	{ "role", "role", OUT_STR, 0 },
+	{ "load_links", "load links", OUT_U64, 0 },
+	{ "load_bw_mibps", "load BW [MiB/s]", OUT_DOUBLE, 2 },
+};
+
 #define N_LINK_COLS ((int)(sizeof(link_cols) / sizeof(link_cols[0])))
 #define N_TAIL_COLS ((int)(sizeof(tail_cols) / sizeof(tail_cols[0])))
+#define N_LOAD_COLS ((int)(sizeof(load_cols) / sizeof(load_cols[0])))
 
 /* What the outlier list needs of an ok row; the rows themselves are on disk. */
 struct summary_rec {
@@ -38,8 +47,8 @@ struct summary_rec {
 static struct {
 	struct out *out;
 	FILE *file;
-	struct out_col cols[N_LINK_COLS + REPORT_MAX_COLS + N_TAIL_COLS];
-	int ncols, ntail;
+	struct out_col cols[N_LINK_COLS + REPORT_MAX_COLS + N_TAIL_COLS + N_LOAD_COLS];
+	int ncols, ntail, nload;
 	int metric;                 /* index in the record's columns, -1: none */
 	struct summary_rec *sum;
 	size_t nsum, capsum;
@@ -71,7 +80,13 @@ static void meta_schedule(const struct mpi_job *job)
 {
 	out_meta_str(doc.out, "schedule", "Schedule",
 		     job->pattern == SCHED_SEQUENTIAL ? "sequential (one link at a time)" :
-		     job->pattern == SCHED_ROUNDS ? "rounds (disjoint links at once)" : "one round per step");
+		     job->pattern == SCHED_ROUNDS ? "rounds (disjoint links at once)" :
+		     job->pattern == SCHED_LOAD ? "the latency pair idle, then under each load" :
+		     "one round per step");
+	mpi_plan_meta_extra(doc.out, job, &job->sched);
+	if (job->pattern == SCHED_LOAD)
+		out_meta_str(doc.out, "load_window", "Load runs",
+			     "each background link from its loop's start (before the pair connects) until the pair's client stops it (after the pair's last sample); its bandwidth over that time");
 	out_meta_u64(doc.out, "rounds", "Rounds", (uint64_t)job->sched.nrounds);
 	out_meta_u64(doc.out, "links_at_once", "Links at once (most)", (uint64_t)sched_max_links(&job->sched));
 	out_meta_u64(doc.out, "ranks_per_host", "Ranks per host (most)", (uint64_t)max_ranks_per_host(job));
@@ -122,10 +137,13 @@ int mpi_report_open(struct mpi_job *job)
 	if (o->format == OUT_CSV && report_sidecar(doc.out, o->out_file))
 		return -EIO;
 	doc.ntail = job->group ? N_TAIL_COLS : N_TAIL_COLS - 2;
+	doc.nload = job->pattern == SCHED_LOAD ? N_LOAD_COLS : 0;
 	memcpy(doc.cols, link_cols, sizeof(link_cols));
 	memcpy(doc.cols + N_LINK_COLS, job->cols.cols, (size_t)job->cols.ncols * sizeof(doc.cols[0]));
 	memcpy(doc.cols + N_LINK_COLS + job->cols.ncols, tail_cols, (size_t)doc.ntail * sizeof(doc.cols[0]));
 	doc.ncols = N_LINK_COLS + job->cols.ncols + doc.ntail;
+	memcpy(doc.cols + doc.ncols, load_cols, (size_t)doc.nload * sizeof(doc.cols[0]));
+	doc.ncols += doc.nload;
 	doc.metric = col_index(job, lat ? "lat_p50_us" : "bw_avg_mibps");
 	meta_job(job);
 	out_begin(doc.out, job->bench->title, doc.cols, doc.ncols);
@@ -156,13 +174,24 @@ static void summary_add(const uint64_t *rec)
 						    rec[REC_COLS], x.d };
 }
 
+/* Under load: the row's role, the background links running, its bandwidth. */
+static void row_load(const struct mpi_job *job, const uint64_t *rec, union out_val *v)
+{
+	struct sched_link l = { (int)rec[REC_SRC], (int)rec[REC_DST] };
+	bool bg = sched_is_background(&job->sched, &l);
+
+	v[0].s = bg ? "background" : rec[REC_ROUND] ? "loaded" : "idle";
+	v[1].u = bg ? 0 : rec[REC_LOAD_UP];
+	v[2].u = rec[REC_LOAD_BW];
+}
+
 /* A record's row: failed and unmeasured links have no figures (NaN, 0). */
 static void row_of(const struct mpi_job *job, const uint64_t *rec, union out_val *v)
 {
 	int src = (int)rec[REC_SRC], dst = (int)rec[REC_DST], t = N_LINK_COLS + job->cols.ncols;
 	bool ok = rec[REC_STATUS] == LINK_OK;
 
-	v[0].s = sched_name(job->pattern);
+	v[0].s = sched_round_name(&job->sched, (int)rec[REC_ROUND]);
 	v[1].s = job->hosts[src];
 	v[2].s = job->hosts[dst];
 	v[3].u = (uint64_t)src;
@@ -179,6 +208,8 @@ static void row_of(const struct mpi_job *job, const uint64_t *rec, union out_val
 		v[t + 3].s = job->group_names[job->group[src]];
 		v[t + 4].s = job->group_names[job->group[dst]];
 	}
+	if (doc.nload)
+		row_load(job, rec, v + t + doc.ntail);
 }
 
 void mpi_report_rows(struct mpi_job *job, const uint64_t *recs, int n)
@@ -187,7 +218,7 @@ void mpi_report_rows(struct mpi_job *job, const uint64_t *recs, int n)
 
 	for (int i = 0; i < n && doc.out; i++) {
 		const uint64_t *rec = recs + (size_t)i * (size_t)len;
-		union out_val v[N_LINK_COLS + REPORT_MAX_COLS + N_TAIL_COLS];
+		union out_val v[N_LINK_COLS + REPORT_MAX_COLS + N_TAIL_COLS + N_LOAD_COLS];
 		char *cause = (char *)(rec + REC_CAUSE);
 
 		if (rec[REC_SRC] >= (uint64_t)job->nranks || rec[REC_DST] >= (uint64_t)job->nranks ||

@@ -1,6 +1,7 @@
 #include "mpi_rows.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,11 +29,14 @@ void mpi_rec_head(uint64_t *rec, int src, int dst, int round, enum link_status s
 		  const char *cause)
 {
 	char *text = (char *)(rec + REC_CAUSE);
+	union { double d; uint64_t u; } nan = { .d = NAN };
 
 	rec[REC_SRC] = (uint64_t)src;
 	rec[REC_DST] = (uint64_t)dst;
 	rec[REC_ROUND] = (uint64_t)round;
 	rec[REC_STATUS] = (uint64_t)st;
+	rec[REC_LOAD_BW] = nan.u;
+	rec[REC_LOAD_UP] = 0;
 	memset(text, 0, MPI_CAUSE_WORDS * sizeof(uint64_t));
 	snprintf(text, MPI_CAUSE_WORDS * sizeof(uint64_t), "%s", cause ? cause : "");
 }

@@ -1,14 +1,16 @@
 /*
- * A link's record, as it travels to rank 0: src, dst, round, status, the
- * cause of a failure (text, MPI_CAUSE_WORDS words), then the benchmark's
- * columns (report.h, all of them).  A growable array of them.
+ * A link's record, as it travels to rank 0: src, dst, round, status, under
+ * load the background's bandwidth (a background link's row, MiB/s, a
+ * double's bits) and how many background links ran (the latency pair's
+ * row), the cause of a failure (text, MPI_CAUSE_WORDS words), then the
+ * benchmark's columns (report.h, all of them).  A growable array of them.
  */
 #ifndef RB_MPI_ROWS_H
 #define RB_MPI_ROWS_H
 
 #include <stdint.h>
 
-enum { REC_SRC, REC_DST, REC_ROUND, REC_STATUS, REC_CAUSE };
+enum { REC_SRC, REC_DST, REC_ROUND, REC_STATUS, REC_LOAD_BW, REC_LOAD_UP, REC_CAUSE };
 #define MPI_CAUSE_WORDS 16          /* 128 characters */
 #define REC_COLS (REC_CAUSE + MPI_CAUSE_WORDS)
 

@@ -6,7 +6,8 @@
 
 const char *sched_name(enum sched_kind k)
 {
-	static const char *const names[] = { "pairs", "pairs", "ring", "bisection", "shift" };
+	static const char *const names[] = { "pairs", "pairs", "ring", "bisection", "shift",
+					     "incast", "load" };
 
 	return names[k];
 }
@@ -21,6 +22,8 @@ static int circle_rounds(int g, bool both_ways)
 		return 0;
 	return both_ways ? m : 2 * m;
 }
+
+static int load_count(const struct sched *s, enum sched_kind k);
 
 static int member(const int *mem, int i)
 {
@@ -113,6 +116,35 @@ static int bisection_round(const struct sched *s, struct sched_link *l)
 	return half;
 }
 
+/* Every rank but the destination to it, ranks from mem (NULL: 0..n-1). */
+static int incast_round(const int *mem, int n, int dst, struct sched_link *l)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		if (member(mem, i) != dst)
+			l[k++] = (struct sched_link){ member(mem, i), dst };
+	return k;
+}
+
+/* A load pattern over the background ranks. */
+static int load_links(const struct sched *s, enum sched_kind k, struct sched_link *l)
+{
+	int m = s->nbg, n = 0;
+
+	if (k == SCHED_INCAST)
+		return incast_round(s->bg, m, s->incast_dst, l);
+	for (int i = 0; i + 1 < m || (k == SCHED_RING && i < m); i += k == SCHED_RING ? 1 : 2)
+		l[n++] = (struct sched_link){ s->bg[i], s->bg[(i + 1) % m] };
+	return n;
+}
+
+static int load_round(const struct sched *s, int r, struct sched_link *l)
+{
+	l[0] = (struct sched_link){ s->lat_src, s->lat_dst };
+	return r == 0 ? 1 : 1 + load_links(s, s->loads[r - 1], l + 1);
+}
+
 int sched_round(const struct sched *s, int r, struct sched_link *l)
 {
 	if (r < 0 || r >= s->nrounds)
@@ -128,6 +160,10 @@ int sched_round(const struct sched *s, int r, struct sched_link *l)
 		return bisection_round(s, l);
 	case SCHED_SHIFT:
 		return shift_round(s, r + 1, l);
+	case SCHED_INCAST:
+		return incast_round(NULL, s->n, s->incast_dst, l);
+	case SCHED_LOAD:
+		return load_round(s, r, l);
 	}
 	return 0;
 }
@@ -194,7 +230,8 @@ static int groups_init(struct sched *s, const int *group)
 
 int sched_init(struct sched *s, enum sched_kind kind, int n, bool both_ways, const int *group)
 {
-	static const int fixed[] = { [SCHED_RING] = 1, [SCHED_BISECTION] = 1 };
+	static const int fixed[] = { [SCHED_RING] = 1, [SCHED_BISECTION] = 1, [SCHED_INCAST] = 1,
+				     [SCHED_LOAD] = 1 };
 	int err = 0;
 
 	memset(s, 0, sizeof(*s));
@@ -222,7 +259,16 @@ int sched_init(struct sched *s, enum sched_kind kind, int n, bool both_ways, con
 
 int sched_max_links(const struct sched *s)
 {
+	int most = 1;
+
 	switch (s->kind) {
+	case SCHED_INCAST:
+		return s->n - 1;
+	case SCHED_LOAD:
+		/* the pair, and the most links a load pattern gives */
+		for (int i = 0; i < s->nloads; i++)
+			most = load_count(s, s->loads[i]) + 1 > most ? load_count(s, s->loads[i]) + 1 : most;
+		return most;
 	case SCHED_ROUNDS:
 		return s->n / 2;
 	case SCHED_SEQUENTIAL:
@@ -240,5 +286,81 @@ void sched_free(struct sched *s)
 	free(s->by_group);
 	free(s->group_start);
 	free(s->inter_round);
-	s->group = s->by_group = s->group_start = s->inter_round = NULL;
+	free(s->bg);
+	s->group = s->by_group = s->group_start = s->inter_round = s->bg = NULL;
+}
+
+int sched_set_incast(struct sched *s, int dst)
+{
+	if (dst < 0 || dst >= s->n)
+		return -EINVAL;
+	s->incast_dst = dst;
+	return 0;
+}
+
+/* How many links load pattern k gives over the background ranks. */
+static int load_count(const struct sched *s, enum sched_kind k)
+{
+	bool dst_in_bg = false;
+
+	for (int i = 0; i < s->nbg; i++)
+		dst_in_bg |= s->bg[i] == s->incast_dst;
+	if (k == SCHED_INCAST)
+		return s->nbg - dst_in_bg;
+	return k == SCHED_RING ? (s->nbg > 1 ? s->nbg : 0) : s->nbg / 2;
+}
+
+static const char *load_check(const struct sched *s, int src, int dst, const enum sched_kind *loads,
+			      int n)
+{
+	if (src < 0 || dst < 0 || src >= s->n || dst >= s->n || src == dst)
+		return "the latency pair is not two ranks of the job";
+	if (n < 1 || n > SCHED_MAX_LOADS)
+		return "one to three load patterns";
+	for (int i = 0; i < n; i++) {
+		if (loads[i] != SCHED_ROUNDS && loads[i] != SCHED_RING && loads[i] != SCHED_INCAST)
+			return "a load pattern is pairs, ring or incast";
+		for (int j = 0; j < i; j++)
+			if (loads[j] == loads[i])
+				return "a load pattern given twice";
+	}
+	return NULL;
+}
+
+int sched_set_load(struct sched *s, int src, int dst, const enum sched_kind *loads, int n,
+		   const char **why)
+{
+	*why = load_check(s, src, dst, loads, n);
+	if (*why)
+		return -EINVAL;
+	free(s->bg);
+	s->bg = calloc((size_t)s->n, sizeof(int));
+	if (!s->bg)
+		return -ENOMEM;
+	s->lat_src = src;
+	s->lat_dst = dst;
+	s->nbg = 0;
+	for (int i = 0; i < s->n; i++)
+		if (i != src && i != dst)
+			s->bg[s->nbg++] = i;
+	s->nloads = n;
+	memcpy(s->loads, loads, (size_t)n * sizeof(*loads));
+	s->nrounds = 1 + n;
+	for (int i = 0; i < n && !*why; i++)
+		if (load_count(s, loads[i]) < 1)
+			*why = loads[i] == SCHED_INCAST ? "leaves no rank to send to the incast destination" :
+			       "leaves fewer than two ranks for the load (mpirun -np 4 or more)";
+	return *why ? -EINVAL : 0;
+}
+
+bool sched_is_background(const struct sched *s, const struct sched_link *l)
+{
+	return s->kind == SCHED_LOAD && !(l->src == s->lat_src && l->dst == s->lat_dst);
+}
+
+const char *sched_round_name(const struct sched *s, int r)
+{
+	if (s->kind != SCHED_LOAD)
+		return sched_name(s->kind == SCHED_SEQUENTIAL ? SCHED_ROUNDS : s->kind);
+	return r <= 0 || r > s->nloads ? "idle" : sched_name(s->loads[r - 1]);
 }

@@ -16,13 +16,25 @@
  *   bisection   the first half to the second half, at once: one round
  *               (with groups: the ranks ordered by group first)
  *   shift       round k: every rank i to i+k, k = 1..N-1 (two links a rank)
+ *   incast      every other rank to one destination (rank 0, or
+ *               sched_set_incast), all at once: one round of N-1 links
+ *   load        latency under load (sched_set_load): round 0, the latency
+ *               pair alone (idle); round k, the pair again while the
+ *               other ranks (the background ranks B, by rank) run the k-th
+ *               load pattern: pairs (B[2i] to B[2i+1]), ring (B[i] to
+ *               B[i+1]) or incast (every rank of B but the incast
+ *               destination to it; it may be a rank of the pair).  The
+ *               pair's link comes first in each round.
  */
 #ifndef RB_MPI_SCHEDULE_H
 #define RB_MPI_SCHEDULE_H
 
 #include <stdbool.h>
 
-enum sched_kind { SCHED_ROUNDS, SCHED_SEQUENTIAL, SCHED_RING, SCHED_BISECTION, SCHED_SHIFT };
+enum sched_kind { SCHED_ROUNDS, SCHED_SEQUENTIAL, SCHED_RING, SCHED_BISECTION, SCHED_SHIFT,
+		  SCHED_INCAST, SCHED_LOAD };
+
+#define SCHED_MAX_LOADS 3          /* load patterns in one job (pairs, ring, incast) */
 
 struct sched_link {
 	int src, dst;               /* src is the client: it posts the verbs */
@@ -38,6 +50,12 @@ struct sched {
 	int *group_start;           /* ngroups + 1 offsets into by_group */
 	int intra_rounds;           /* rounds: the first rounds, inside groups */
 	int *inter_round;           /* rounds: the circle rounds with links across groups */
+	int incast_dst;             /* incast, and a load's incast: the destination */
+	/* load: the latency pair, the load patterns (round k: loads[k - 1]),
+	 * the background ranks by rank */
+	int lat_src, lat_dst, nloads;
+	enum sched_kind loads[SCHED_MAX_LOADS];
+	int *bg, nbg;
 };
 
 /* n ranks; group: NULL or n group numbers (copied).  0 or -ENOMEM/-EINVAL. */
@@ -48,5 +66,18 @@ int sched_round(const struct sched *s, int r, struct sched_link *l);
 /* The most links any round holds (the links that run at once). */
 int sched_max_links(const struct sched *s);
 const char *sched_name(enum sched_kind k);
+/* Incast (or a load's incast) into rank dst: 0 or -EINVAL (not a rank). */
+int sched_set_incast(struct sched *s, int dst);
+/*
+ * Kind load: the pair src -> dst measures, alone and then under each of
+ * loads[0..n-1] (pairs, ring or incast) on the other ranks.  Call after
+ * sched_set_incast.  0, -ENOMEM, or -EINVAL with *why saying what is wrong.
+ */
+int sched_set_load(struct sched *s, int src, int dst, const enum sched_kind *loads, int n,
+		   const char **why);
+/* Load: whether link l runs in the background (not the latency pair's). */
+bool sched_is_background(const struct sched *s, const struct sched_link *l);
+/* What runs in round r: the pattern's name; load: "idle" or the load's. */
+const char *sched_round_name(const struct sched *s, int r);
 
 #endif

@@ -9,6 +9,7 @@
 #include "clock.h"
 #include "log.h"
 #include "mpi_chan.h"
+#include "mpi_load.h"
 #include "mpi_report.h"
 #include "run.h"
 
@@ -22,7 +23,36 @@ struct link_run {
 	struct mpi_chan *chan;
 	int rc;
 	int nrows;                  /* rows the client handed over */
+	/* under load (SCHED_LOAD) */
+	const struct sched_link *all; /* the round's links */
+	int nall;
+	bool background;            /* a background link, not the pair's */
+	bool announced;             /* a background client told the pair it runs */
+	int load_up;                /* the pair: background links running when it started */
+	const volatile int *halt;   /* a background client's stop */
 };
+
+/* A record with no figures: its cause; the size, the rest NaN or 0. */
+static void link_rec_empty(const struct link_run *lr, uint64_t *rec, enum link_status st,
+			   const char *cause)
+{
+	const struct mpi_job *job = lr->job;
+
+	mpi_rec_head(rec, lr->ends.src, lr->ends.dst, lr->round, st, cause);
+	for (int i = 0; i < job->cols.nall; i++) {
+		union out_val nan = { .d = NAN };
+
+		rec[REC_COLS + i] = job->cols.all[i].type == OUT_DOUBLE ? nan.u : 0;
+	}
+	rec[REC_COLS] = lr->background ? job->load.size : job->opt.all ? 0 : job->opt.size;
+}
+
+static void link_keep(const struct link_run *lr, const uint64_t *rec)
+{
+	if (mpi_rows_add(&lr->job->step_rows, rec, MPI_REC_LEN(lr->job)))
+		log_err("out of memory keeping the results of link %d -> %d", lr->ends.src,
+			lr->ends.dst);
+}
 
 /* The client's row of one size: kept until the round ends. */
 static void link_row(void *arg, const union out_val *row, int ncols)
@@ -31,31 +61,43 @@ static void link_row(void *arg, const union out_val *row, int ncols)
 	uint64_t rec[REC_COLS + REPORT_MAX_COLS];
 
 	mpi_rec_head(rec, lr->ends.src, lr->ends.dst, lr->round, LINK_OK, NULL);
+	rec[REC_LOAD_UP] = (uint64_t)lr->load_up;
 	for (int i = 0; i < ncols; i++)
 		rec[REC_COLS + i] = row[i].u;
-	if (mpi_rows_add(&lr->job->step_rows, rec, REC_COLS + ncols))
-		log_err("out of memory keeping the results of link %d -> %d", lr->ends.src,
-			lr->ends.dst);
+	link_keep(lr, rec);
+	lr->nrows++;
+}
+
+/* A background link's row: its message size and achieved bandwidth. */
+static void link_row_background(void *arg, const union out_val *row, int ncols)
+{
+	struct link_run *lr = arg;
+	uint64_t rec[REC_COLS + REPORT_MAX_COLS];
+	int bw = lr->job->load.bw_col;
+
+	link_rec_empty(lr, rec, LINK_OK, NULL);
+	if (bw >= 0 && bw < ncols)
+		rec[REC_LOAD_BW] = row[bw].u;
+	link_keep(lr, rec);
 	lr->nrows++;
 }
 
 /* A failed link's record (client side): its cause, no figures. */
 static void link_failed(struct link_run *lr, enum link_status st, const char *cause)
 {
-	const struct mpi_job *job = lr->job;
 	uint64_t rec[REC_COLS + REPORT_MAX_COLS];
 
-	mpi_rec_head(rec, lr->ends.src, lr->ends.dst, lr->round, st,
-		     *cause ? cause : "failed (see the ranks' messages on stderr)");
-	for (int i = 0; i < job->cols.nall; i++) {
-		union out_val nan = { .d = NAN };
+	link_rec_empty(lr, rec, st, *cause ? cause : "failed (see the ranks' messages on stderr)");
+	link_keep(lr, rec);
+}
 
-		rec[REC_COLS + i] = job->cols.all[i].type == OUT_DOUBLE ? nan.u : 0;
-	}
-	rec[REC_COLS] = job->opt.all ? 0 : job->opt.size;
-	if (mpi_rows_add(&lr->job->step_rows, rec, MPI_REC_LEN(job)))
-		log_err("out of memory keeping the failure of link %d -> %d", lr->ends.src,
-			lr->ends.dst);
+/* A background client's loop starts: the pair may go. */
+static void link_started(void *arg)
+{
+	struct link_run *lr = arg;
+
+	lr->announced = true;
+	mpi_load_announce(lr->job, lr->round, true);
 }
 
 /* RB_TEST_BREAK_LINK="S>D" in the test build (rb_mpi_faults): link S -> D fails. */
@@ -73,24 +115,24 @@ static bool link_broken_for_test(const struct link_run *lr)
 #endif
 }
 
-static void *link_main(void *arg)
+/* What the session is given: its channel, where rows go, the load's hooks. */
+static struct rb_link link_of(struct link_run *lr, const char *name)
 {
-	struct link_run *lr = arg;
-	const struct mpi_job *job = lr->job;
-	int peer = lr->is_client ? lr->ends.dst : lr->ends.src;
-	char name[96];
 	struct rb_link l = { .chan = &lr->chan->chan, .peer = name, .is_client = lr->is_client,
 			     .row = link_row, .arg = lr, .test_break_qp = link_broken_for_test(lr) };
 
-	snprintf(name, sizeof(name), "rank %d (%s)", peer, job->hosts[peer]);
-	log_clear_last_err();
-	mpi_chan_init(lr->chan, MPI_COMM_WORLD, peer,
-		      lr->ends.src < lr->ends.dst ? TAG_LINK_UP : TAG_LINK_DOWN);
-	lr->rc = run_link(job->bench, &job->opt, &l);
-	if (mpi_chan_close(lr->chan, (int)(job->opt.timeout_s * 1000)) && !lr->rc) {
-		log_err("rank %d: the last frames to %s were not taken within --timeout", job->rank, name);
-		lr->rc = RB_EXIT_RUNTIME;
+	if (lr->background && lr->is_client) {
+		l.row = link_row_background;
+		l.started = link_started;
+		l.halt = lr->halt;
 	}
+	return l;
+}
+
+static void link_report(struct link_run *lr)
+{
+	const struct mpi_job *job = lr->job;
+
 	if (lr->rc && rb_stop && lr->is_client) {
 		link_failed(lr, LINK_UNMEASURED, "interrupted (the job was stopped)");
 	} else if (lr->rc) {
@@ -104,40 +146,101 @@ static void *link_main(void *arg)
 		if (lr->is_client)
 			link_failed(lr, LINK_FAILED, cause);
 	}
+}
+
+static void *link_main(void *arg)
+{
+	struct link_run *lr = arg;
+	const struct mpi_job *job = lr->job;
+	int peer = lr->is_client ? lr->ends.dst : lr->ends.src;
+	bool loaded = job->pattern == SCHED_LOAD && !lr->background && lr->round > 0;
+	char name[96];
+	struct rb_link l = link_of(lr, name);
+
+	snprintf(name, sizeof(name), "rank %d (%s)", peer, job->hosts[peer]);
+	log_clear_last_err();
+	mpi_chan_init(lr->chan, MPI_COMM_WORLD, peer,
+		      lr->ends.src < lr->ends.dst ? TAG_LINK_UP : TAG_LINK_DOWN);
+	if (loaded)
+		lr->load_up = mpi_load_await(job, lr->round, lr->nall - 1);
+	lr->rc = run_link(lr->background ? job->load.bench : job->bench,
+			  lr->background ? &job->load.opt : &job->opt, &l);
+	if (mpi_chan_close(lr->chan, (int)(job->opt.timeout_s * 1000)) && !lr->rc) {
+		log_err("rank %d: the last frames to %s were not taken within --timeout", job->rank, name);
+		lr->rc = RB_EXIT_RUNTIME;
+	}
+	if (lr->background && lr->is_client && !lr->announced)
+		mpi_load_announce(job, lr->round, false);
+	if (loaded && lr->is_client)
+		mpi_load_stop(job, lr->round, lr->all, lr->nall);
+	link_report(lr);
 	return NULL;
 }
 
+/* This rank's links of the round into runs; how many. */
+static int round_mine(struct mpi_job *job, int round, const struct sched_link *l, int nl,
+		      struct link_run *runs, struct mpi_chan *chans, const volatile int *halt)
+{
+	int n = 0;
+
+	for (int i = 0; i < nl; i++) {
+		if (l[i].src != job->rank && l[i].dst != job->rank)
+			continue;
+		runs[n] = (struct link_run){ .job = job, .ends = l[i], .round = round,
+					     .is_client = l[i].src == job->rank, .chan = &chans[n],
+					     .all = l, .nall = nl,
+					     .background = sched_is_background(&job->sched, &l[i]),
+					     .halt = halt };
+		n++;
+	}
+	return n;
+}
+
+/* The background clients among runs: each waits for the pair's stop. */
+static int round_stops(const struct link_run *runs, int n)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		k += runs[i].background && runs[i].is_client;
+	return k;
+}
+
 /*
- * This rank's part of one round: its client link, its server link, or both
- * at once (ring, shift), the second in its own thread.  A failed link is a
+ * This rank's part of one round: its links (a client link, server links;
+ * ring and shift two, incast's destination N-1, a load's more), all but
+ * the first in threads of their own; under load all in threads, and this
+ * thread stops the background when the pair says so.  A failed link is a
  * record; only a thread or memory failure is an error.
  */
 static int round_sessions(struct mpi_job *job, int round, const struct sched_link *l, int nl)
 {
-	struct link_run runs[2] = { { .rc = 0 }, { .rc = 0 } };
-	struct mpi_chan *chans = calloc(2, sizeof(*chans));
-	pthread_t server;
-	int n = 0, err = 0;
+	struct link_run *runs = calloc((size_t)nl + 1, sizeof(*runs));
+	struct mpi_chan *chans = calloc((size_t)nl + 1, sizeof(*chans));
+	pthread_t *th = calloc((size_t)nl + 1, sizeof(*th));
+	volatile int halt = 0;
+	int n = 0, first = job->pattern == SCHED_LOAD ? 0 : 1, made = first, err = 0;
 
-	if (!chans)
-		return -ENOMEM;
-	for (int i = 0; i < nl && n < 2; i++) {
-		if (l[i].src != job->rank && l[i].dst != job->rank)
-			continue;
-		runs[n] = (struct link_run){ job, l[i], round, l[i].src == job->rank, &chans[n], 0, 0 };
-		n++;
+	if (runs && chans && th)
+		n = round_mine(job, round, l, nl, runs, chans, &halt);
+	else
+		err = ENOMEM;
+	while (made < n && !err && !(err = pthread_create(&th[made], NULL, link_main, &runs[made])))
+		made++;
+	if (err) {
+		log_err("starting a link's thread: %s", strerror(err));
+		halt = 1;
 	}
-	if (n == 2 && (err = pthread_create(&server, NULL, link_main, &runs[1]))) {
-		log_err("starting the second link's thread: %s", strerror(err));
-		free(chans);
-		return -err;
-	}
-	if (n >= 1)
+	if (!err && first == 1 && n >= 1)
 		link_main(&runs[0]);
-	if (n == 2)
-		pthread_join(server, NULL);
+	if (!err && round_stops(runs, n))
+		mpi_load_stop_wait(job, round, round_stops(runs, n), &halt);
+	for (int i = first; i < made; i++)
+		pthread_join(th[i], NULL);
+	free(th);
 	free(chans);
-	return 0;
+	free(runs);
+	return -err;
 }
 
 /* ---- the end of a round: rows to rank 0, then everyone goes on together ---- */

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "mpi/mpi_schedule.h"
 #include "tap.h"
@@ -235,6 +236,101 @@ static void test_fixed(void)
 	ok(sched_init(&s, SCHED_ROUNDS, 6, false, group) == -EINVAL, "a group number past N: -EINVAL");
 }
 
+/* Incast into dst over n ranks: one round, every other rank to dst once. */
+static const char *incast_one(int n, int dst)
+{
+	struct sched s;
+	const char *why = NULL;
+	int nl;
+
+	if (sched_init(&s, SCHED_INCAST, n, false, NULL) || sched_set_incast(&s, dst))
+		return "sched_init or sched_set_incast failed";
+	nl = sched_round(&s, 0, links);
+	if (s.nrounds != 1 || nl != n - 1 || sched_max_links(&s) != n - 1)
+		why = "not one round of N-1 links";
+	memset(stamp, 0, (size_t)n * sizeof(int));
+	for (int i = 0; i < nl && !why; i++) {
+		if (links[i].dst != dst || links[i].src == dst || links[i].src < 0 || links[i].src >= n)
+			why = "a link not into the destination";
+		else if (stamp[links[i].src]++)
+			why = "a sender twice";
+	}
+	sched_free(&s);
+	return why;
+}
+
+static void test_incast(void)
+{
+	const char *why = NULL;
+	int n, dst = 0;
+	struct sched s;
+
+	for (n = 2; n <= N_MAX && !why; n = n < 64 ? n + 1 : n * 2)
+		for (dst = 0; dst < n && !why; dst += dst < 2 ? 1 : n / 3 + 1)
+			why = incast_one(n, dst);
+	ok(!why, "incast: one round, every other rank into the destination once, N-1 links at once");
+	if (why)
+		printf("#   N = %d, destination %d: %s\n", n, dst, why);
+	ok(!sched_init(&s, SCHED_INCAST, 4, false, NULL) && sched_set_incast(&s, 4) == -EINVAL &&
+	   sched_set_incast(&s, -1) == -EINVAL && s.incast_dst == 0,
+	   "incast: a destination past N is refused (-EINVAL), rank 0 stays");
+	sched_free(&s);
+}
+
+/* Load rounds over n ranks: what is wrong, or NULL. */
+static const char *load_check(const struct sched *s, int nbg_links_want[])
+{
+	for (int r = 0; r < s->nrounds; r++) {
+		int nl = sched_round(s, r, links);
+
+		if (nl < 1 || links[0].src != s->lat_src || links[0].dst != s->lat_dst ||
+		    sched_is_background(s, &links[0]))
+			return "a round without the latency pair first";
+		if (nl - 1 != nbg_links_want[r])
+			return "a round's background link count";
+		for (int i = 1; i < nl; i++)
+			if (!sched_is_background(s, &links[i]) || links[i].src == s->lat_src ||
+			    links[i].src == s->lat_dst || links[i].src == links[i].dst)
+				return "a background link from the pair or to itself";
+	}
+	return NULL;
+}
+
+static void test_load(void)
+{
+	const enum sched_kind all[] = { SCHED_ROUNDS, SCHED_RING, SCHED_INCAST }, bad[] = { SCHED_SHIFT },
+			      twice[] = { SCHED_RING, SCHED_RING };
+	int want6[] = { 0, 2, 4, 4 }, want4[] = { 0, 1, 2, 2 };
+	const char *why = NULL;
+	struct sched s;
+
+	ok(!sched_init(&s, SCHED_LOAD, 6, false, NULL) && !sched_set_incast(&s, 1) &&
+	   !sched_set_load(&s, 0, 1, all, 3, &why) && s.nrounds == 4 && !load_check(&s, want6) &&
+	   sched_max_links(&s) == 5 && !strcmp(sched_round_name(&s, 0), "idle") &&
+	   !strcmp(sched_round_name(&s, 3), "incast"),
+	   "load, N = 6: idle, then pairs (2), ring (4), incast into the pair's destination (4)");
+	sched_round(&s, 3, links);
+	ok(links[1].src == 2 && links[1].dst == 1 && links[4].src == 5 && links[4].dst == 1,
+	   "load incast: the background ranks 2..5 into rank 1");
+	sched_free(&s);
+	ok(!sched_init(&s, SCHED_LOAD, 4, false, NULL) && !sched_set_incast(&s, 3) &&
+	   !sched_set_load(&s, 3, 0, all, 3, &why) && !load_check(&s, want4),
+	   "load, N = 4, pair 3 -> 0: pairs (1), ring of two (2), incast into the pair's 0 (2)");
+	sched_free(&s);
+	ok(!sched_init(&s, SCHED_LOAD, 4, false, NULL) && !sched_set_incast(&s, 2) &&
+	   sched_set_load(&s, 0, 1, all + 2, 1, &why) == 0 && sched_round(&s, 1, links) == 2 &&
+	   links[1].src == 3 && links[1].dst == 2, "load incast into a background rank: the others into it");
+	sched_free(&s);
+	sched_init(&s, SCHED_LOAD, 3, false, NULL);
+	ok(sched_set_load(&s, 0, 1, all, 1, &why) == -EINVAL && why, "load, N = 3: pairs refused (%s)", why);
+	sched_free(&s);
+	sched_init(&s, SCHED_LOAD, 4, false, NULL);
+	ok(sched_set_load(&s, 0, 0, all, 1, &why) == -EINVAL && sched_set_load(&s, 0, 4, all, 1, &why) == -EINVAL &&
+	   sched_set_load(&s, 0, 1, bad, 1, &why) == -EINVAL && sched_set_load(&s, 0, 1, twice, 2, &why) == -EINVAL,
+	   "load: a pair of one rank or past N, shift, a pattern twice: refused");
+	sched_free(&s);
+}
+
 int main(void)
 {
 	test_rounds();
@@ -242,5 +338,7 @@ int main(void)
 	test_shift();
 	test_groups();
 	test_fixed();
+	test_incast();
+	test_load();
 	return tap_done();
 }
