@@ -117,6 +117,26 @@ for a in "--plan=4 --pattern incast --incast-dst 4" "--plan=4 --incast-dst 1" "-
 done
 ok $bad "bad --incast-dst, --background, --background-pattern, --background-size, --latency-pair and combinations: exit 2, the option named on stderr, nothing on stdout"
 
+# --topology=slurm through a stand-in scontrol: its leaf switches' hostlists
+# expanded by "scontrol show hostnames", Level=1 ignored
+mkdir -p "$tmp/bin"
+cat >"$tmp/bin/scontrol" <<'EOF'
+#!/bin/sh
+case "$2" in
+topology) [ -n "$RB_FAKE_TOPO" ] && printf '%s\n' "SwitchName=s0 Level=0 LinkSpeed=1 Nodes=n[1-2]" \
+	"SwitchName=s1 Level=0 LinkSpeed=1 Nodes=n[3-4]" "SwitchName=top Level=1 LinkSpeed=1 Nodes=n[1-4] Switches=s[0-1]" ;;
+hostnames) case "$3" in "n[1-2]") printf 'n1\nn2\n' ;; "n[3-4]") printf 'n3\nn4\n' ;; *) exit 1 ;; esac ;;
+esac
+exit 0
+EOF
+chmod +x "$tmp/bin/scontrol"
+PATH=$tmp/bin:$PATH RB_FAKE_TOPO=1 plan --plan=4 --topology=slurm
+[ "$st" = 0 ] && [ "$(meta rounds)" = 6 ] && [ "$(rows)" = "2,6 " ] && [ "$(meta topology)" = slurm ]
+ok $? "--plan=4 --topology=slurm (scontrol: 2 leaf switches of 2): the same plan as the file's"
+PATH=$tmp/bin:$PATH RB_FAKE_TOPO= plan --plan=4 --topology=slurm
+[ "$st" = 2 ] && grep -q -- "--topology=slurm: .*no leaf switch" "$tmp/err"
+ok $? "--topology=slurm, Slurm without a tree topology: exit 2, said"
+
 bad=0
 for a in --plan=1 --plan=abc --plan=2.5 "--plan=4 --sequential --pattern ring" "--plan=4 --pattern star" "--plan=4 --link-time 0"; do
 	# shellcheck disable=SC2086

@@ -475,5 +475,21 @@ run "$rb_heatmap" -o "$tmp/hm" --by switch "$tmp/noswitch.csv"
 [ "$st" = 2 ] && grep -q -- '--by switch: .* has no src_switch column' "$tmp/err"
 ok $? "rb-heatmap --by switch without switch columns: exit 2, said (status $st)"
 
+# at scale: 256 ranks made by tests/data/mpi-synth.py (not a stored file)
+synth=$top_srcdir/tests/data/mpi-synth.py
+python3 "$synth" "$mpi" "$tmp/m256.csv" 256 && run "$rb_heatmap" -o "$tmp/hm256" --worst 3 "$tmp/m256.csv"
+[ "$st" = 0 ] && [ ! -s "$tmp/out" ] && grep -q 'rb-heatmap: 256 ranks: no chart; the 3 worst links' "$tmp/err" &&
+	[ "$(grep 'worst:' "$tmp/err" | head -2 | paste -sd'|')" = "rb-heatmap: worst: h7 -> h200: 100.00 MiB/s|rb-heatmap: worst: h3 -> h5: 400.00 MiB/s" ] &&
+	[ "$(grep -c 'worst:' "$tmp/err")" = 3 ]
+ok $? "rb-heatmap, 256 ranks without switches: no chart, the 3 worst links listed, worst first (status $st)"
+if ! command -v gnuplot >/dev/null; then
+	skip "rb-heatmap, 256 ranks on 4 switches: one cell per switch pair" "gnuplot not found"
+else
+	python3 "$synth" "$mpi" "$tmp/s256.csv" 256 64 && run "$rb_heatmap" -o "$tmp/hm256" -n s256 "$tmp/s256.csv"
+	[ "$st" = 0 ] && is_png "$tmp/hm256/s256.png" && grep -q 'rb-heatmap: 256 ranks: one cell per switch pair' "$tmp/err" &&
+		[ "$(grep -c 'outlier: sw1 -> sw[023]: 50 %' "$tmp/err")" = 3 ] && ! grep -q 'outlier: sw[023] ->' "$tmp/err"
+	ok $? "rb-heatmap, 256 ranks on 4 switches: one cell per switch pair, sw1's slow uplinks the outliers (status $st)"
+fi
+
 echo "1..$n"
 [ "$failed" = 0 ]

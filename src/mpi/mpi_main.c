@@ -40,6 +40,8 @@ static void usage(FILE *f)
 		"  --sequential         pairs one at a time, each on an idle fabric (N(N-1) rounds)\n"
 		"  --topology FILE      'HOST SWITCH' lines: links inside switches first, then\n"
 		"                       across; rows name the switches\n"
+		"  --topology=slurm     the same from Slurm's leaf switches (scontrol show\n"
+		"                       topology; TopologyPlugin=topology/tree)\n"
 		"  --plan[=N]           print the schedule (rounds, links per round, estimated\n"
 		"                       time) for N ranks or the job's, run nothing\n"
 		"  --link-time SECONDS  --plan: one link's time (default: from -D, else 2)\n"
@@ -116,7 +118,7 @@ static int parse_own(struct mpi_job *job, int argc, char **argv, char **rest, in
 			job->step_timeout_s = v;
 		} else if ((val = mpi_option_value(argc, argv, &i, "--topology", &found)) || found) {
 			if (!val || !*val)
-				return mpi_usage_error("--topology", val, "needs a file of 'HOST SWITCH' lines");
+				return mpi_usage_error("--topology", val, "needs a file of 'HOST SWITCH' lines, or 'slurm'");
 			job->topology = val;
 		} else if ((val = mpi_option_value(argc, argv, &i, "--link-time", &found)) || found) {
 			if (parse_number("--link-time", val, 0.001, 1e6, &job->link_time_s))
