@@ -19,7 +19,7 @@ enum {
 	OPT_OUTPUT, OPT_CLOCK, OPT_SOURCE_IP, OPT_NO_RELAXED, OPT_ATOMIC_SAME,
 	OPT_THREAD_ROWS,
 	OPT_LOOPBACK,
-	OPT_INTERVAL, OPT_RUN_INF, OPT_MIN_BW,
+	OPT_INTERVAL, OPT_RUN_INF, OPT_MIN_BW, OPT_VALIDATE,
 };
 
 /* The groups of --help, in this order. */
@@ -95,6 +95,7 @@ static const struct opt_desc opt_table[] = {
 	{ "events", 'e', 0, NULL, FEAT_EVENTS, G_TEST, "sleep on a completion channel instead of busy polling" },
 	{ "atomic-type", 'A', 1, "OP", FEAT_ATOMIC_OP, G_TEST, "FETCH_AND_ADD or CMP_AND_SWAP" },
 	{ "atomic-same-address", OPT_ATOMIC_SAME, 0, NULL, FEAT_ATOMIC_OP, G_TEST, "every atomic of a QP on one 8-byte word (default: 64 slots, 64 B apart, as perftest)" },
+	{ "validate", OPT_VALIDATE, 0, NULL, FEAT_SIZE, G_TEST, "check every message's payload against a pattern of its QP and slot; exit 1 on a mismatch" },
 	{ "clock", OPT_CLOCK, 1, "auto|tsc|monotonic", 0, G_TEST, "timestamps from the TSC, from clock_gettime, or auto: the TSC where clock_gettime is slow" },
 	{ "CPU-freq", 'F', 0, NULL, 0, G_TEST, "accepted for perftest compatibility (no effect)" },
 	{ "report-gbits", OPT_GBITS, 0, NULL, FEAT_BANDWIDTH, G_OUTPUT, "human table: bandwidth in Gb/s instead of MiB/s" },
@@ -385,6 +386,7 @@ static int options_apply(int c, const char *arg, struct rb_options *o)
 	case 'e': o->events = true; return 0;
 	case 'A': return parse_atomic(arg, &o->atomic_op);
 	case OPT_ATOMIC_SAME: o->atomic_same_address = true; return 0;
+	case OPT_VALIDATE: o->validate = true; return 0;
 	case OPT_NUMA_NODE: return parse_int(c, arg, 0, 1023, &o->numa_node);
 	case OPT_NO_NUMA: o->no_numa = true; return 0;
 	case OPT_CPU: o->cpu_list = arg; return 0;
@@ -447,6 +449,27 @@ static int interval_check(const struct rb_options *o, unsigned given)
 	return 0;
 }
 
+/*
+ * --validate: the send tests give each receive a buffer of its own (-r of
+ * them per QP, each as large as the largest message); -j's rows carry no
+ * check yet.
+ */
+static int validate_check(const struct rb_bench *b, const struct rb_options *o)
+{
+	uint64_t max = o->all ? RB_SWEEP_MAX : o->size;
+
+	if (!o->validate)
+		return 0;
+	if (o->threads > 1)
+		return usage_error("--validate cannot be combined with -j/--threads %u yet (a thread's row carries no check)",
+				   o->threads);
+	if (b->verb == VERB_SEND && (uint64_t)o->rx_depth * max * o->qps > RB_VALIDATE_RX_MAX)
+		return usage_error("--validate: -r/--rx-depth %u receive buffers of %llu bytes on %u QP(s) exceed %llu MiB; lower -r or -s",
+				   o->rx_depth, (unsigned long long)max, o->qps,
+				   (unsigned long long)(RB_VALIDATE_RX_MAX >> 20));
+	return 0;
+}
+
 /* Combinations that no single option's range can catch. */
 static int options_check(const struct rb_bench *b, struct rb_options *o, unsigned given)
 {
@@ -480,7 +503,7 @@ static int options_check(const struct rb_bench *b, struct rb_options *o, unsigne
 	if (o->threads > 1 && (o->interval_s > 0 || o->run_infinitely))
 		return usage_error("-j/--threads %u cannot be combined with %s yet (one row of intervals per thread is not written)",
 				   o->threads, o->interval_s > 0 ? "--interval" : "--run_infinitely");
-	if (interval_check(o, given))
+	if (interval_check(o, given) || validate_check(b, o))
 		return -EINVAL;
 	if (o->no_numa && (o->numa_node >= 0 || o->cpu_list))
 		return usage_error("--no-numa cannot be combined with %s",

@@ -19,6 +19,8 @@
 #define RB_MAX_THREADS 64
 #define RB_SWEEP_MIN 2
 #define RB_SWEEP_MAX (8u << 20)
+/* --validate with sends: the most receive buffer memory it may take */
+#define RB_VALIDATE_RX_MAX (UINT64_C(1) << 30)
 
 enum rb_atomic_op { ATOMIC_FETCH_ADD, ATOMIC_CMP_SWAP };
 
@@ -63,6 +65,7 @@ struct rb_options {
 	bool events;
 	enum rb_atomic_op atomic_op;
 	bool atomic_same_address;   /* --atomic-same-address: one word per QP */
+	bool validate;              /* --validate: check every message's payload */
 	/* placement */
 	int numa_node;              /* -1: the device's */
 	bool no_numa;

@@ -202,13 +202,39 @@ static int qps_create_cqs(struct rb_qps *q, struct ibv_context *ctx, const struc
 	return 0;
 }
 
+static size_t max_size_area(size_t max_size)
+{
+	return ALIGN_UP(max_size + RB_UD_GRH, RB_CYCLE_BYTES);
+}
+
 static int qps_alloc_arrays(struct rb_qps *q)
 {
 	q->qp = calloc((size_t)q->n, sizeof(*q->qp));
 	q->ah = calloc((size_t)q->n, sizeof(*q->ah));
 	q->local = calloc((size_t)q->n, sizeof(*q->local));
 	q->remote = calloc((size_t)q->n, sizeof(*q->remote));
-	return q->qp && q->ah && q->local && q->remote ? 0 : -ENOMEM;
+	if (!q->qp || !q->ah || !q->local || !q->remote)
+		return -ENOMEM;
+	if (!q->ring)
+		return 0;
+	q->ring_posted = calloc((size_t)q->n, sizeof(*q->ring_posted));
+	q->ring_done = calloc((size_t)q->n, sizeof(*q->ring_done));
+	return q->ring_posted && q->ring_done ? 0 : -ENOMEM;
+}
+
+/* Bytes per QP: a send area and a receive area, the latter holding -r
+ * receive buffers with --validate's sends (qp.h's ring). */
+static void qps_layout(struct rb_qps *q, const struct rb_bench *b, const struct rb_options *o)
+{
+	size_t area = max_size_area(q->max_size);
+
+	if (o->validate && b->verb == VERB_SEND) {
+		q->ring = o->rx_depth;
+		q->ring_stride = ALIGN_UP(q->max_size + RB_UD_GRH, RB_LINE_BYTES);
+		if (q->ring * q->ring_stride > area)
+			area = ALIGN_UP(q->ring * q->ring_stride, RB_CYCLE_BYTES);
+	}
+	q->slot = 2 * area;
 }
 
 int qps_create(struct rb_qps *q, struct ibv_context *ctx, const struct rb_bench *b,
@@ -221,7 +247,7 @@ int qps_create(struct rb_qps *q, struct ibv_context *ctx, const struct rb_bench 
 	q->n = (int)o->qps;
 	q->tr = o->transport;
 	q->max_size = max_size;
-	q->slot = 2 * ALIGN_UP(max_size + RB_UD_GRH, RB_CYCLE_BYTES);
+	qps_layout(q, b, o);
 	q->access = mr_access_for(b->verb);
 	q->inline_ask = inline_ask(b, o);
 	err = qps_alloc_arrays(q);
@@ -488,6 +514,8 @@ void qps_destroy(struct rb_qps *q)
 	buf_free(&q->buf);
 	if (q->pd)
 		ibv_dealloc_pd(q->pd);
+	free(q->ring_done);
+	free(q->ring_posted);
 	free(q->remote);
 	free(q->local);
 	free(q->ah);

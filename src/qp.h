@@ -58,6 +58,13 @@ struct rb_qps {
 	enum { RO_OFF, RO_REQUESTED, RO_REFUSED } relaxed; /* PCIe relaxed ordering of the MR */
 	struct rb_qp_attrs attrs;       /* QP 0's, read back after connection */
 	unsigned cm_sl;                 /* -R: the SL cm.c gave at RTR */
+	/* --validate with sends: each of a QP's -r receives has a buffer of
+	 * its own in the receive area (a ring, in posting order: a QP's
+	 * receives complete in the order they were posted), so that a
+	 * message is checked before another lands on it.  ring 0: off. */
+	unsigned ring;
+	size_t ring_stride;
+	uint64_t *ring_posted, *ring_done;      /* per QP */
 };
 
 /* Per QP i: where this side sends from and receives into. */
@@ -69,6 +76,12 @@ static inline char *qps_send_area(const struct rb_qps *q, int i)
 static inline char *qps_recv_area(const struct rb_qps *q, int i)
 {
 	return qps_send_area(q, i) + q->slot / 2;
+}
+
+/* --validate with sends: the buffer of QP i's n-th receive (from 0). */
+static inline char *qps_ring_buf(const struct rb_qps *q, int i, uint64_t n)
+{
+	return qps_recv_area(q, i) + n % q->ring * q->ring_stride;
 }
 
 /* The peer's receive area of QP i (the target of writes, reads, atomics). */

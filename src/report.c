@@ -90,6 +90,19 @@ static const struct col_def ivl_cols[] = {
 enum { IVL_KIND, IVL_START, IVL_END, IVL_COUNT, IVL_LAT_NCOLS, IVL_MIN = IVL_LAT_NCOLS,
        IVL_MIN_AT, IVL_MAX, IVL_MAX_AT, IVL_CV, IVL_BELOW, IVL_NCOLS };
 
+/* --validate: what the checks of both sides found (each side's own counts
+ * are traded with the row and summed; the first mismatch is this side's,
+ * else the peer's).  No mismatch: the "first" columns are empty. */
+static const struct col_def val_cols[] = {
+	{ "validated_msgs", "#checked", OUT_U64, 0, SHOW_ALL },
+	{ "validate_errors", "#wrong", OUT_U64, 0, SHOW_ALL },
+	{ "validate_first_msg", "1st wrong msg", OUT_DOUBLE, 0, SHOW_ALL },
+	{ "validate_first_qp", "1st wrong QP", OUT_DOUBLE, 0, SHOW_MACHINE },
+	{ "validate_first_offset", "1st wrong byte", OUT_DOUBLE, 0, SHOW_ALL },
+};
+
+enum { VAL_CHECKED, VAL_ERRORS, VAL_FIRST_MSG, VAL_FIRST_QP, VAL_FIRST_OFF, VAL_NCOLS };
+
 /* Machine formats keep every digit a test may recompute (1e-9 relative). */
 #define MACHINE_PRECISION 9
 
@@ -170,6 +183,11 @@ static void report_columns(struct report *r, const struct rb_session *s)
 		}
 	col_add_threads(r, o, show);
 	col_add_counters(r, o, show);
+	r->val_first = o->validate ? r->nall : -1;
+	for (int i = 0; o->validate && i < VAL_NCOLS; i++) {
+		show[r->nall] = val_cols[i].show;
+		col_add(r, &val_cols[i]);
+	}
 	r->shown_ctr_first = -1;
 	r->nbase = r->ivl_first = r->nall;
 	for (int i = 0; o->interval_s > 0 && i < (lat ? IVL_LAT_NCOLS : IVL_NCOLS); i++) {
@@ -177,8 +195,10 @@ static void report_columns(struct report *r, const struct rb_session *s)
 		col_add(r, &ivl_cols[i]);
 	}
 	interval_stats_init(&r->ivl, o->min_bw_bps);
-	_Static_assert(BW_BIDIR_NCOLS + 2 + RB_MAX_COUNTERS + IVL_NCOLS <= REPORT_MAX_COLS,
-		       "every -b column, -j's two, every counter and the intervals' have a column");
+	_Static_assert(BW_BIDIR_NCOLS + 2 + RB_MAX_COUNTERS + VAL_NCOLS + IVL_NCOLS <= REPORT_MAX_COLS,
+		       "every -b column, -j's two, every counter, --validate's and the intervals' have a column");
+	_Static_assert(LAT_FIXED + STATS_MAX_PCT - 1 + RB_MAX_COUNTERS + VAL_NCOLS + IVL_LAT_NCOLS <= REPORT_MAX_COLS,
+		       "every percentile, every counter, --validate's and the intervals' have a column");
 	for (int i = 0; i < r->nall; i++) {
 		if (!col_shown(show[i], o->format, o->report_gbits))
 			continue;
@@ -589,6 +609,60 @@ void report_row_threads(struct report *r, union out_val *row,
 			parts[(size_t)k * REPORT_MAX_COLS + (size_t)i] = trows[k][r->shown[i]];
 	out_row_parts(r->out, shown, "threads", parts, n, REPORT_MAX_COLS, r->shown_ctr_first, rows);
 	free(parts);
+}
+
+/* --validate: this side's checks into its row, before the rows are traded. */
+void report_validate(const struct report *r, const struct rb_session *s, union out_val *row)
+{
+	const struct rb_vresult *v = &s->vres;
+	union out_val *c = row + r->val_first;
+	bool bad = v->errors != 0;
+
+	if (r->val_first < 0)
+		return;
+	c[VAL_CHECKED].u = v->checked;
+	c[VAL_ERRORS].u = v->errors;
+	c[VAL_FIRST_MSG].d = bad ? (double)v->first_msg : NAN;
+	c[VAL_FIRST_QP].d = bad ? v->first_qp : NAN;
+	c[VAL_FIRST_OFF].d = bad ? (double)v->first_off : NAN;
+}
+
+/* After the trade: both sides' counts, and the first mismatch found. */
+void report_validate_merge(const struct report *r, const struct rb_session *s, union out_val *row,
+			   const union out_val *peer)
+{
+	const union out_val *p = peer + r->val_first;
+	union out_val *c = row + r->val_first;
+
+	if (r->val_first < 0)
+		return;
+	report_validate(r, s, row);
+	if (!c[VAL_ERRORS].u && p[VAL_ERRORS].u)
+		for (int i = VAL_FIRST_MSG; i < VAL_NCOLS; i++)
+			c[i] = p[i];
+	c[VAL_CHECKED].u += p[VAL_CHECKED].u;
+	c[VAL_ERRORS].u += p[VAL_ERRORS].u;
+}
+
+/* Exit 1 (-EIO) when the checks found any message wrong, saying where. */
+int report_validate_verdict(const struct report *r, const struct rb_session *s,
+			    const union out_val *row)
+{
+	const union out_val *c = row + r->val_first;
+
+	if (r->val_first < 0 || !c[VAL_ERRORS].u)
+		return 0;
+	log_err("--validate at size %llu: %llu of %llu messages checked had a wrong payload; the first: message %.0f of QP %.0f, byte %.0f (a DMA, ordering or memory fault on either side)",
+		(unsigned long long)s->size, (unsigned long long)c[VAL_ERRORS].u,
+		(unsigned long long)c[VAL_CHECKED].u, c[VAL_FIRST_MSG].d, c[VAL_FIRST_QP].d,
+		c[VAL_FIRST_OFF].d);
+	return -EIO;
+}
+
+/* The columns every side trades whether it measured or not. */
+bool report_traded_always(const struct report *r, int i)
+{
+	return r->val_first >= 0 && i >= r->val_first && i < r->val_first + VAL_NCOLS;
 }
 
 void report_row(struct report *r, const union out_val *row)

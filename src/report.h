@@ -22,6 +22,7 @@ struct report {
 	int thread_col;             /* -j: all[thread_col], [+1]: thread, CPU; else -1 */
 	int shown_ctr_first;        /* cols[shown_ctr_first..]: the counters */
 	int nbase;                  /* the columns traded with the peer: all[..nbase) */
+	int val_first;              /* --validate: all[val_first..+5), else -1 */
 	int ivl_first;              /* --interval: all[ivl_first..nall), else nall */
 	struct interval_stats ivl;  /* --interval: this size's intervals so far */
 	uint64_t ivl_below;         /* intervals under --min-bw, every size */
@@ -50,6 +51,14 @@ void report_compute(const struct report *r, const struct rb_session *s,
 /* -b: fill the rx and sum columns of row, with the peer's row. */
 void report_bidir(const struct rb_session *s, union out_val *row, const union out_val *peer);
 void report_row(struct report *r, const union out_val *row);
+/* --validate's columns: this side's checks, then merged with the peer's,
+ * and -EIO (logged) when any message was wrong. */
+void report_validate(const struct report *r, const struct rb_session *s, union out_val *row);
+void report_validate_merge(const struct report *r, const struct rb_session *s, union out_val *row,
+			   const union out_val *peer);
+int report_validate_verdict(const struct report *r, const struct rb_session *s,
+			    const union out_val *row);
+bool report_traded_always(const struct report *r, int i);
 /* -j: a thread's row (its bandwidth columns, its name and CPU; no -W
  * counters: they are the port's); the total's row with the n threads'
  * (JSON: inside it; human and CSV: after it, with rows). */

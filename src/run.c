@@ -47,7 +47,7 @@ static int oob_timeout_ms(const struct rb_session *s)
 enum param_id {
 	P_VERB = 1, P_METRIC, P_TRANSPORT, P_SIZE, P_ALL, P_ITERS, P_DURATION_MS,
 	P_WARMUP_MS, P_WARMUP_ITERS, P_QPS, P_BIDIR, P_RDMA_CM, P_ATOMIC_OP, P_POST_LIST,
-	P_PERCENTILES, P_COUNTERS, P_THREADS, P_RUN_INF,
+	P_PERCENTILES, P_COUNTERS, P_THREADS, P_RUN_INF, P_VALIDATE,
 };
 
 static const char *const param_names[] = {
@@ -60,6 +60,7 @@ static const char *const param_names[] = {
 	[P_PERCENTILES] = "percentile list (--percentiles)",
 	[P_COUNTERS] = "counter list (-W)", [P_THREADS] = "threads (-j)",
 	[P_RUN_INF] = "run until stopped (--run_infinitely)",
+	[P_VALIDATE] = "payload validation (--validate)",
 };
 
 /* The percentile list as one number (FNV-1a over thousandths): the result
@@ -101,7 +102,7 @@ static void hello_build(const struct rb_session *s, struct wire_hello *h)
 		[P_RDMA_CM] = o->rdma_cm, [P_ATOMIC_OP] = o->atomic_op,
 		[P_POST_LIST] = o->post_list, [P_PERCENTILES] = pcts_fingerprint(o),
 		[P_COUNTERS] = counters_fingerprint(&o->counters), [P_THREADS] = o->threads,
-		[P_RUN_INF] = o->run_infinitely,
+		[P_RUN_INF] = o->run_infinitely, [P_VALIDATE] = o->validate,
 	};
 
 	memset(h, 0, sizeof(*h));
@@ -273,7 +274,8 @@ static int exchange_rows(struct rb_session *s, const struct report *r, union out
 	int n = 0, err;
 
 	for (int i = 0; i < r->nbase; i++)
-		p[i] = (struct wire_param){ (uint16_t)i, measured ? row[i].u : 0 };
+		p[i] = (struct wire_param){ (uint16_t)i,
+			measured || report_traded_always(r, i) ? row[i].u : 0 };
 	n = wire_params_encode(p, r->nbase, buf, sizeof(buf));
 	err = n < 0 ? n : oob_chan_send(s->chan, WIRE_RESULT, buf, (uint32_t)n, oob_timeout_ms(s));
 	if (!err)
@@ -415,12 +417,17 @@ static int run_size(struct rb_session *s, struct report *r, bool *partial)
 		err = run_loop(s, r, &m);
 	if (!err)
 		err = exchange_done(s);
+	if (!err && s->opt->validate)
+		validate_after(s);
 	if (!err)
 		err = report_files(s, &m);
 	if (!err && m.measured)
 		report_compute(r, s, &m, row);
+	report_validate(r, s, row);
 	if (!err)
 		err = exchange_rows(s, r, row, peer, m.measured);
+	if (!err)
+		report_validate_merge(r, s, row, peer);
 	if (!err && m.measured)
 		report_bidir(s, row, peer);
 	/* --run_infinitely: SIGINT/SIGTERM (here or at the peer) is its end */
@@ -429,6 +436,8 @@ static int run_size(struct rb_session *s, struct report *r, bool *partial)
 		err = check_counted(s, row);
 	if (!err)
 		session_row(s, r, row);
+	if (!err)
+		err = report_validate_verdict(r, s, row);
 	measure_free(&m);
 	return err;
 }
@@ -748,6 +757,7 @@ static void session_teardown(struct rb_session *s)
 		threads_teardown(s);
 	if (s->cm)
 		cm_close(s);
+	validate_free(s);
 	qps_destroy(&s->q);
 	device_close(&s->dev);
 	placement_release(&s->place);

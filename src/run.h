@@ -40,6 +40,14 @@ struct rb_link {
 
 struct rb_measure;
 
+/* --validate: one size's checks (src/engine/validate.c). */
+struct rb_vresult {
+	uint64_t checked, errors;
+	uint64_t first_msg;         /* the first wrong message: its index on its QP */
+	int64_t first_off;          /* its first wrong byte, -1: none wrong */
+	int first_qp;
+};
+
 struct rb_session {
 	const struct rb_bench *bench;
 	const struct rb_options *opt;
@@ -64,6 +72,10 @@ struct rb_session {
 	uint64_t test_delay_ns;     /* --enable-test-delay builds only */
 	uint64_t test_start_delay_ns; /* the same: a late start of the posting loop */
 	uint64_t heartbeat_ns;      /* last heartbeat sent (client) or seen (server) */
+	/* --validate: the expected payload of each slot of each QP at this
+	 * size (slots x stride per QP), and what the checks found */
+	uint8_t *vref;
+	struct rb_vresult vres;
 	/* -j/--threads (threads.h): */
 	struct rb_threads *threads; /* the measuring threads, NULL: this session measures */
 	int thread;                 /* a thread's session: its index */

@@ -133,6 +133,21 @@ diag <"$tmp/err"
 ok $? "-Q above -t: exit 2, naming both"
 "$top_builddir/rb_write_bw" -a -s 64 >/dev/null 2>&1
 ok "$([ $? = 2 ] && echo 0 || echo 1)" "-a with -s: exit 2"
+# --validate: not the atomics (they check themselves), not -j, and the
+# send tests' receive buffers bounded
+"$top_builddir/rb_atomic_bw" --validate 127.0.0.1 >/dev/null 2>"$tmp/err"
+st=$?
+[ $st = 2 ] && grep -q -- '--validate is not supported by rb_atomic_bw' "$tmp/err"
+ok $? "rb_atomic_bw --validate: exit 2"
+"$top_builddir/rb_write_bw" --validate -j 2 127.0.0.1 >/dev/null 2>"$tmp/err"
+st=$?
+[ $st = 2 ] && grep -q -- '--validate cannot be combined with -j/--threads 2' "$tmp/err"
+ok $? "--validate with -j 2: exit 2, naming both"
+"$top_builddir/rb_send_bw" --validate -a 127.0.0.1 >/dev/null 2>"$tmp/err"
+st=$?
+[ $st = 2 ] && grep -q -- '--validate: -r/--rx-depth 512 receive buffers of 8388608 bytes' "$tmp/err" &&
+	grep -q 'lower -r or -s' "$tmp/err"
+ok $? "rb_send_bw --validate -a: exit 2, the receive buffers too large, with a hint"
 
 # ---- failures before the peer: at once, one document ----
 

@@ -108,7 +108,7 @@ for a in "--plan=4 --pattern incast --incast-dst 4" "--plan=4 --incast-dst 1" "-
 	"--plan=4 --bench send_lat --background write_bw --pattern ring" \
 	"--plan=4 --bench send_lat --background write_bw --background-size 0" \
 	"--plan=4 --bench send_lat --background-pattern pairs" "--plan=4 --latency-pair 0:1" \
-	"--plan=4 --background-size 1M" "--plan=4 --bench send_lat --background write_bw --run_infinitely"; do
+	"--plan=4 --background-size 1M" "--plan=4 --bench send_lat --background write_bw --run_infinitely" "--plan=4 --validate"; do
 	opt=$(echo "$a" | grep -o -- '--[a-z-]*' | sed -n 2p)
 	# shellcheck disable=SC2086
 	"$rb_mpi" $a >"$tmp/out" 2>"$tmp/err"

@@ -165,7 +165,11 @@ static bool bw_can_post(const struct rb_session *s, const struct bw_state *b)
 	return false;
 }
 
-static int bw_reap(struct rb_session *s, struct bw_state *b, struct watch *w, bool may_sleep)
+/* bw_reap's body; with check (--validate's reads, a separate copy of the
+ * loop: the branch is taken once per pass, not per completion), each
+ * completed read's payload is checked. */
+static inline __attribute__((always_inline)) int
+bw_reap_body(struct rb_session *s, struct bw_state *b, struct watch *w, bool may_sleep, bool check)
 {
 	struct ibv_wc wc[POLL_BATCH];
 	int n = cq_poll(s, s->q.send_cq, wc, POLL_BATCH, may_sleep);
@@ -176,9 +180,13 @@ static int bw_reap(struct rb_session *s, struct bw_state *b, struct watch *w, bo
 	if (n == 0)
 		return watch_idle(w);
 	for (int k = 0; k < n; k++) {
+		struct psched_qp *c = &b->c[WR_QP(wc[k].wr_id)];
+
 		if (wc_check(s, &wc[k], verb_name(s->bench->verb)))
 			return -EIO;
-		b->c[WR_QP(wc[k].wr_id)].completed += WR_COUNT(wc[k].wr_id);
+		if (check)
+			validate_reads(s, WR_QP(wc[k].wr_id), c->completed, WR_COUNT(wc[k].wr_id));
+		c->completed += WR_COUNT(wc[k].wr_id);
 		msgs += WR_COUNT(wc[k].wr_id);
 	}
 	b->total += msgs;
@@ -186,6 +194,12 @@ static int bw_reap(struct rb_session *s, struct bw_state *b, struct watch *w, bo
 	if (b->ckpt_every && b->total >= b->ckpt_next)
 		bw_checkpoint(s, b);
 	return rb_stop ? -EINTR : 0;    /* SIGINT while traffic still flows */
+}
+
+static int bw_reap(struct rb_session *s, struct bw_state *b, struct watch *w, bool may_sleep,
+		   bool check)
+{
+	return check ? bw_reap_body(s, b, w, may_sleep, true) : bw_reap_body(s, b, w, may_sleep, false);
 }
 
 static bool bw_all_done(const struct rb_session *s, const struct bw_state *b)
@@ -270,6 +284,7 @@ int loop_bw_post(struct rb_session *s, struct rb_measure *m)
 	struct window win;
 	struct watch w;
 	struct ivl iv;
+	bool check = s->opt->validate && s->bench->verb == VERB_READ;
 	int err = post_set_init(&p, s, s->opt->post_list);
 
 	if (!err)
@@ -287,7 +302,7 @@ int loop_bw_post(struct rb_session *s, struct rb_measure *m)
 	while (!err && !bw_all_done(s, &b)) {
 		err = bw_post_all(s, &p, &b);
 		if (!err)
-			err = bw_reap(s, &b, &w, true);
+			err = bw_reap(s, &b, &w, true, check);
 		if (s->duration_ns || iv.every_ns)
 			bw_tick(s, &b, &win, &iv, 0);
 	}
@@ -387,7 +402,7 @@ int loop_bw_send_bidir(struct rb_session *s, struct rb_measure *m)
 	while (!err && (!bw_all_done(s, &b) || (r.total < r.target && !s->peer_done))) {
 		err = bw_post_each(s, &p, &b);
 		if (!err)
-			err = bw_reap(s, &b, &w, false);
+			err = bw_reap(s, &b, &w, false, false);
 		if (err == -ECANCELED)
 			err = 0;
 		if (!err && !tx_end_ns && bw_all_done(s, &b))

@@ -87,6 +87,11 @@ static inline void test_delay(const struct rb_session *s)
 	busy_wait(s->test_delay_ns);
 #else
 	(void)s;
+/* --validate (validate.c) */
+int validate_prepare(struct rb_session *s);
+void validate_recv(struct rb_session *s, int i, uint64_t c);
+void validate_reads(struct rb_session *s, int i, uint64_t k, uint64_t n);
+
 #endif
 }
 
@@ -99,6 +104,11 @@ static inline void test_start_delay(const struct rb_session *s)
 #else
 	(void)s;
 	(void)busy_wait;
+/* --validate (validate.c) */
+int validate_prepare(struct rb_session *s);
+void validate_recv(struct rb_session *s, int i, uint64_t c);
+void validate_reads(struct rb_session *s, int i, uint64_t k, uint64_t n);
+
 #endif
 }
 
@@ -248,7 +258,15 @@ struct recv_state {
 };
 
 int recv_post(struct rb_session *s, int i);
+int recv_post_ring(struct rb_session *s, int i);
+int recv_again(struct rb_session *s, bool more);
+int recv_again_checked(struct rb_session *s, bool more);
 int recv_reap(struct rb_session *s, struct recv_state *r, struct watch *w, bool may_sleep);
 int recv_drain(struct rb_session *s, struct recv_state *r);
+
+/* --validate (validate.c) */
+int validate_prepare(struct rb_session *s);
+void validate_recv(struct rb_session *s, int i, uint64_t c);
+void validate_reads(struct rb_session *s, int i, uint64_t k, uint64_t n);
 
 #endif

@@ -95,6 +95,7 @@ int loop_lat_send_ping(struct rb_session *s, struct rb_measure *m)
 	struct ibv_wc wc;
 	struct watch w;
 	bool last = false;
+	int (*again)(struct rb_session *, bool) = s->q.ring ? recv_again_checked : recv_again;
 	int err = post_set_init(&p, s, 1);
 
 	watch_init(&w, s, "send ping-pong");
@@ -109,8 +110,8 @@ int loop_lat_send_ping(struct rb_session *s, struct rb_measure *m)
 			err = wait_cq(s, s->q.recv_cq, &wc, &w, "receive");
 		if (!err)
 			lat_record(s, &l, m, clock_now_ns() - l.t0);
-		if (!err && !last)
-			err = recv_post(s, 0);
+		if (!err)
+			err = again(s, !last);
 		if (!err)
 			err = wait_cq(s, s->q.send_cq, &wc, &w, "send");
 	}
@@ -125,6 +126,7 @@ int loop_lat_send_pong(struct rb_session *s, struct rb_measure *m)
 	struct ibv_wc wc;
 	struct watch w;
 	bool last = false;
+	int (*again)(struct rb_session *, bool) = s->q.ring ? recv_again_checked : recv_again;
 	int err = post_set_init(&p, s, 1);
 
 	(void)m;
@@ -135,8 +137,8 @@ int loop_lat_send_pong(struct rb_session *s, struct rb_measure *m)
 			break;
 		last = wc.wc_flags & IBV_WC_WITH_IMM;
 		err = lat_post_one(s, &p, false);
-		if (!err && !last)
-			err = recv_post(s, 0);
+		if (!err)
+			err = again(s, !last);
 		if (!err)
 			err = wait_cq(s, s->q.send_cq, &wc, &w, "send");
 	}
@@ -225,8 +227,17 @@ int loop_lat_write_pong(struct rb_session *s, struct rb_measure *m)
 	return loop_end(err, m);
 }
 
+/* A read's sample with --validate: what it read (validate.c). */
+static int read_check(const struct rb_session *s, int i, uint64_t k)
+{
+	validate_reads((struct rb_session *)s, i, k, 1);
+	return 0;
+}
+
 int loop_lat_oneside(struct rb_session *s, struct rb_measure *m)
 {
+	int (*check)(const struct rb_session *, int, uint64_t) =
+		s->opt->validate && s->bench->verb == VERB_READ ? read_check : atomic_check;
 	struct post_set p;
 	struct lat_run l = { 0 };
 	struct ibv_wc wc;
@@ -249,7 +260,7 @@ int loop_lat_oneside(struct rb_session *s, struct rb_measure *m)
 		if (!err)
 			lat_record(s, &l, m, clock_now_ns() - l.t0);
 		if (!err)
-			err = atomic_check(s, 0, l.k);
+			err = check(s, 0, l.k);
 	}
 	lat_finish(s, &l, m);
 	post_set_free(&p);

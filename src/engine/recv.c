@@ -29,6 +29,40 @@ int recv_post(struct rb_session *s, int i)
 	return check_post(err, s, "ibv_post_recv");
 }
 
+/* --validate: QP i's next receive into a buffer of its own (qp.h's ring). */
+int recv_post_ring(struct rb_session *s, int i)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)qps_ring_buf(&s->q, i, s->q.ring_posted[i]),
+		.length = (uint32_t)s->q.max_size + (s->q.tr == TR_UD ? RB_UD_GRH : 0),
+		.lkey = s->q.mr->lkey,
+	};
+	struct ibv_recv_wr wr = { .wr_id = (uint64_t)i, .sg_list = &sge, .num_sge = 1 }, *bad;
+	int err = test_fault("no-recv") ? 0 : ibv_post_recv(s->q.qp[i], &wr, &bad);
+
+	if (!err) {
+		s->recvs_outstanding++;
+		s->q.ring_posted[i]++;
+	}
+	return check_post(err, s, "ibv_post_recv");
+}
+
+/*
+ * After a latency loop's receive on QP 0: (more) a receive for the next
+ * message.  With --validate, the message just received is checked first and
+ * the receive goes into the ring.  The loop picks one before it starts.
+ */
+int recv_again(struct rb_session *s, bool more)
+{
+	return more ? recv_post(s, 0) : 0;
+}
+
+int recv_again_checked(struct rb_session *s, bool more)
+{
+	validate_recv(s, 0, s->q.ring_done[0]++);
+	return more ? recv_post_ring(s, 0) : 0;
+}
+
 static bool side_receives(const struct rb_session *s)
 {
 	if (s->bench->verb != VERB_SEND)
@@ -47,10 +81,17 @@ int loop_prepare(struct rb_session *s)
 	if (s->bench->verb == VERB_ATOMIC)     /* the target slots start at 0 */
 		for (int i = 0; i < s->q.n; i++)
 			memset(qps_recv_area(&s->q, i), 0, RB_CYCLE_BYTES);
+	if (s->opt->validate) {
+		int err = validate_prepare(s);
+
+		if (err)
+			return err;
+	}
 	if (!side_receives(s))
 		return 0;
 	while (s->recvs_outstanding < s->opt->rx_depth * (unsigned)s->q.n) {
-		int err = recv_post(s, (int)(s->recvs_outstanding % (unsigned)s->q.n));
+		int i = (int)(s->recvs_outstanding % (unsigned)s->q.n);
+		int err = s->q.ring ? recv_post_ring(s, i) : recv_post(s, i);
 
 		if (err)
 			return err;
@@ -58,14 +99,19 @@ int loop_prepare(struct rb_session *s)
 	return 0;
 }
 
+static void recv_stamp(struct recv_state *r)
+{
+	r->last_ns = clock_now_ns();
+	if (!r->first_ns)
+		r->first_ns = r->probe_ns ? r->probe_ns : r->last_ns;
+}
+
 /* Count n receive completions and post a receive for each. */
 static int recv_complete(struct rb_session *s, struct recv_state *r, const struct ibv_wc *wc, int n)
 {
 	int err;
 
-	r->last_ns = clock_now_ns();
-	if (!r->first_ns)
-		r->first_ns = r->probe_ns ? r->probe_ns : r->last_ns;
+	recv_stamp(r);
 	for (int k = 0; k < n; k++) {
 		if (wc_check(s, &wc[k], "receive"))
 			return -EIO;
@@ -76,6 +122,36 @@ static int recv_complete(struct rb_session *s, struct recv_state *r, const struc
 			return err;
 	}
 	return 0;
+}
+
+/* recv_complete with --validate: each message is checked in its own
+ * buffer before a receive goes there again. */
+static int recv_complete_checked(struct rb_session *s, struct recv_state *r,
+				 const struct ibv_wc *wc, int n)
+{
+	int err;
+
+	recv_stamp(r);
+	for (int k = 0; k < n; k++) {
+		int i = (int)wc[k].wr_id;
+
+		if (wc_check(s, &wc[k], "receive"))
+			return -EIO;
+		validate_recv(s, i, s->q.ring_done[i]++);
+		r->total++;
+		s->recvs_outstanding--;
+		err = recv_post_ring(s, i);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Once per poll, not per message: the check's branch. */
+static int recv_complete_any(struct rb_session *s, struct recv_state *r, const struct ibv_wc *wc,
+			     int n)
+{
+	return s->q.ring ? recv_complete_checked(s, r, wc, n) : recv_complete(s, r, wc, n);
 }
 
 int recv_reap(struct rb_session *s, struct recv_state *r, struct watch *w, bool may_sleep)
@@ -93,7 +169,7 @@ int recv_reap(struct rb_session *s, struct recv_state *r, struct watch *w, bool 
 		return err == -ECANCELED ? 0 : err;
 	}
 	watch_progress(w, n);
-	err = recv_complete(s, r, wc, n);
+	err = recv_complete_any(s, r, wc, n);
 	return err ? err : rb_stop ? -EINTR : 0;    /* SIGINT while traffic still flows */
 }
 
@@ -108,7 +184,7 @@ int recv_drain(struct rb_session *s, struct recv_state *r)
 	int n = 0, err = 0;
 
 	while (!err && r->total < r->target && (n = ibv_poll_cq(s->q.recv_cq, POLL_BATCH, wc)) > 0)
-		err = recv_complete(s, r, wc, n);
+		err = recv_complete_any(s, r, wc, n);
 	return err ? err : n < 0 ? check_post(-n, s, "ibv_poll_cq") : 0;
 }
 

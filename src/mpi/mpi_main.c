@@ -158,6 +158,8 @@ static int reject_pair_options(const struct rb_options *o)
 		return mpi_usage_error("-j/--threads", "", "is not supported: one thread per rank pair (give more ranks)");
 	if (o->counters.n)
 		return mpi_usage_error("-W/--report-counters", "", "is not supported by rb_mpi (a pair benchmark's option)");
+	if (o->validate)
+		return mpi_usage_error("--validate", "", "is not supported by rb_mpi (run the pair's benchmark with it)");
 	return 0;
 }
 
