@@ -16,6 +16,20 @@ export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 . "$R/env" 2>/dev/null		# the caller's environment (less RB_* and the shell's own)
 export PATH=$PATH:/usr/sbin:/sbin
 
+# Less pyenv's shims: each is a bash script that runs some 20 processes to
+# find the interpreter, which under emulation costs 10-25 s per python3
+# (Debian's /usr/bin/python3: about 1 s), and the tests run python3 hundreds
+# of times.  The guest's / is the host's, so python3 is then Debian's.
+drop_shims() {
+	local d out="" IFS=:
+	for d in $PATH; do
+		case $d in */shims) continue ;; esac
+		out=${out:+$out:}$d
+	done
+	echo "$out"
+}
+PATH=$(drop_shims)
+
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
 log() { echo "rb-testbed-guest: $*" >&2; }
 

@@ -52,6 +52,19 @@ matches() {
 	return 1
 }
 
+# cpu_ticks: the guest's busy and total CPU ticks so far (/proc/stat), for
+# each file's share of busy CPU: a file far below 100 % mostly waits
+# (deadlines, sleeps) and could run beside others.
+cpu_ticks() {
+	awk '/^cpu /{b=$2+$3+$4+$7+$8+$9; print b, b+$5+$6}' /proc/stat 2>/dev/null || echo "0 0"
+}
+
+# busy_pct "B0 T0" "B1 T1": the busy share between two cpu_ticks.
+busy_pct() {
+	set -- $1 $2
+	(($4 > $2)) && echo "$(((($3 - $1) * 100) / ($4 - $2))) % CPU" || echo "CPU n/a"
+}
+
 # The files beside the others run one after the other in a second lane:
 # its pid and folder.
 beside_pid="" beside_dir=""
@@ -133,14 +146,14 @@ fi
 for f in "${files[@]}"; do
 	[ -n "${RB_BESIDE:-}" ] && matches "$(basename "$f")" "$RB_BESIDE" && continue
 	[ -n "${RB_BESIDE:-}" ] && matches "$(basename "$f")" "$RB_ALONE" && beside_flush
-	t0=$SECONDS
+	t0=$SECONDS c0=$(cpu_ticks)
 	tap_diag "$(basename "$f")"
 	run_file "$f"
 	st=$?
 	# a case file must not exit by itself: if it did, that is a failure
 	[ "$st" = 0 ] || tap_ok "$st" "$(basename "$f") exited with status $st"
 	t0=$((SECONDS - t0))
-	tap_diag "$(basename "$f"): $t0 s"
+	tap_diag "$(basename "$f"): $t0 s, $(busy_pct "$c0" "$(cpu_ticks)")"
 	times+=("$(basename "$f" .sh) $t0")
 done
 beside_flush
