@@ -55,8 +55,10 @@ buf_addr() { # SIDE
 # status.
 numa_poll() { # SIDE
 	local pid t f=$RB_CASE_DIR/$1
+	# one grep per pass (not buf_addr's three processes): each costs tenths
+	# of a second under emulation, and the snapshot must land while SIDE runs
 	for ((t = 0; t < 300; t++)); do
-		[ -s "$f.pid2" ] && [ -n "$(buf_addr "$1")" ] && break
+		[ -s "$f.pid2" ] && grep -q 'buffers: [0-9]* bytes at' "$f.err" 2>/dev/null && break
 		sleep 0.1
 	done
 	pid=$(cat "$f.pid2" 2>/dev/null) || return 0
