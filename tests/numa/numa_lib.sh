@@ -56,7 +56,9 @@ buf_addr() { # SIDE
 numa_poll() { # SIDE
 	local pid t f=$RB_CASE_DIR/$1
 	# one grep per pass (not buf_addr's three processes): each costs tenths
-	# of a second under emulation, and the snapshot must land while SIDE runs
+	# of a second under emulation, and the snapshot must land while SIDE
+	# runs; ahead of the two sides' busy polling on the guest's 2 vCPUs
+	renice -n -10 -p "$BASHPID" >/dev/null 2>&1
 	for ((t = 0; t < 300; t++)); do
 		[ -s "$f.pid2" ] && grep -q 'buffers: [0-9]* bytes at' "$f.err" 2>/dev/null && break
 		sleep 0.1
