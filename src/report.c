@@ -751,18 +751,18 @@ void report_load(struct report *r, const struct rb_session *s, const struct load
 {
 	const struct rb_options *o = s->opt;
 	union out_val *c = row + r->load_first;
-	const union out_val *p = peer + r->load_first;
+	const union out_val *p = peer ? peer + r->load_first : NULL;
 
 	if (r->load_first < 0)
 		return;
 	c[LOADC_NAME].s = load_bench_name(o->load_bench);
 	c[LOADC_SIZE].u = o->load.size;
 	c[LOADC_QPS].u = o->load.qps;
-	c[LOADC_BW].d = s->is_client ? f->bw_mibps : p[LOADC_BW].d;
-	c[LOADC_BYTES].d = s->is_client ? f->bytes : p[LOADC_BYTES].d;
-	c[LOADC_MSGS].d = s->is_client ? f->msgs : p[LOADC_MSGS].d;
+	c[LOADC_BW].d = s->is_client || !peer ? f->bw_mibps : p[LOADC_BW].d;
+	c[LOADC_BYTES].d = s->is_client || !peer ? f->bytes : p[LOADC_BYTES].d;
+	c[LOADC_MSGS].d = s->is_client || !peer ? f->msgs : p[LOADC_MSGS].d;
 	c[LOADC_CPU].d = f->cpu >= 0 ? f->cpu : NAN;
-	if (!o->load.compare)
+	if (!o->load.compare || !peer)
 		return;
 	c[LOADC_PHASE].s = f->loaded ? "loaded" : "idle";
 	load_ratios(r, f->loaded, row);

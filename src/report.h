@@ -52,8 +52,9 @@ void report_begin(struct report *r, const struct rb_session *s);
 /* Compute a full row (r->nall values) from a measure. */
 void report_compute(const struct report *r, const struct rb_session *s,
 		    struct rb_measure *m, union out_val *row);
-/* --load: the load's columns of row, after the trade (the server takes
- * the client's figures; each side its own ratios to its last idle row). */
+/* --load: the load's columns of row: this side's figures before the trade
+ * (peer NULL), then after it (the server takes the client's figures; each
+ * side its own ratios to its last idle row). */
 struct load_figures;
 void report_load(struct report *r, const struct rb_session *s, const struct load_figures *f,
 		 union out_val *row, const union out_val *peer);

@@ -461,6 +461,8 @@ static int run_size(struct rb_session *s, struct report *r, bool *partial)
 	if (!err && m.measured)
 		report_compute(r, s, &m, row);
 	report_validate(r, s, row);
+	if (s->load)
+		report_load(r, s, loadrun_figures(s->load), row, NULL);
 	if (!err)
 		err = exchange_rows(s, r, row, peer, m.measured);
 	if (!err)
