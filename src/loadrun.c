@@ -26,6 +26,7 @@ struct loadrun {
 	int fd;
 	struct oob_chan chan;
 	struct rb_link link;
+	cpu_set_t allowed;          /* the process's CPUs, before the latency loop was pinned */
 	cpu_set_t avoid;
 	pthread_t th;
 	bool running, stuck;
@@ -131,6 +132,8 @@ int loadrun_open(struct rb_session *s)
 	if (!L)
 		return -ENOMEM;
 	s->load = L;
+	if (sched_getaffinity(0, sizeof(L->allowed), &L->allowed))
+		return -errno;
 	L->lis.fd = L->fd = -1;
 	L->cpu = -1;
 	snprintf(L->name, sizeof(L->name), "%s", load_bench_name(o->load_bench));
@@ -231,6 +234,22 @@ static int load_await(struct rb_session *s, struct loadrun *L)
 	return 0;
 }
 
+/* The load's thread, free to run on any of the process's CPUs: its
+ * placement picks one apart from the latency loop's (which is pinned). */
+static int load_thread(struct loadrun *L)
+{
+	pthread_attr_t attr;
+	int err = pthread_attr_init(&attr);
+
+	if (err)
+		return err;
+	err = pthread_attr_setaffinity_np(&attr, sizeof(L->allowed), &L->allowed);
+	if (!err)
+		err = pthread_create(&L->th, &attr, load_main, L);
+	pthread_attr_destroy(&attr);
+	return err;
+}
+
 int loadrun_start(struct rb_session *s)
 {
 	struct loadrun *L = s->load;
@@ -244,7 +263,7 @@ int loadrun_start(struct rb_session *s)
 	if (err)
 		return err;
 	load_link(s, L);
-	err = pthread_create(&L->th, NULL, load_main, L);
+	err = load_thread(L);
 	if (err) {
 		log_err("--load: no thread for the load: %s", strerror(err));
 		close(L->fd);

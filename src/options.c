@@ -338,6 +338,22 @@ static void options_defaults(const struct rb_bench *b, struct rb_options *o)
 	o->format = OUT_HUMAN;
 }
 
+/* --load and its options (checked together in load_opts_check). */
+static int load_apply(int c, const char *arg, struct rb_options *o)
+{
+	switch (c) {
+	case OPT_LOAD: o->load.bench_text = arg; return 0;
+	case OPT_LOAD_SIZE:
+		o->load.size_given = true;
+		return units_parse_size(arg, 1, 1u << 30, &o->load.size) ?
+		       bad_value(c, arg, -EINVAL, "a size, K/M suffixes") : 0;
+	case OPT_LOAD_QPS:
+		o->load.qps_given = true;
+		return parse_u64(c, arg, 1, RB_MAX_QPS, &o->load.qps);
+	default: o->load.compare = true; return 0;
+	}
+}
+
 /* Apply one parsed option. */
 static int options_apply(int c, const char *arg, struct rb_options *o)
 {
@@ -394,15 +410,8 @@ static int options_apply(int c, const char *arg, struct rb_options *o)
 	case 'A': return parse_atomic(arg, &o->atomic_op);
 	case OPT_ATOMIC_SAME: o->atomic_same_address = true; return 0;
 	case OPT_VALIDATE: o->validate = true; return 0;
-	case OPT_LOAD: o->load.bench_text = arg; return 0;
-	case OPT_LOAD_SIZE:
-		o->load.size_given = true;
-		return units_parse_size(arg, 1, 1u << 30, &o->load.size) ?
-		       bad_value(c, arg, -EINVAL, "a size, K/M suffixes") : 0;
-	case OPT_LOAD_QPS:
-		o->load.qps_given = true;
-		return parse_u64(c, arg, 1, RB_MAX_QPS, &o->load.qps);
-	case OPT_LOAD_COMPARE: o->load.compare = true; return 0;
+	case OPT_LOAD: case OPT_LOAD_SIZE: case OPT_LOAD_QPS: case OPT_LOAD_COMPARE:
+		return load_apply(c, arg, o);
 	case OPT_NUMA_NODE: return parse_int(c, arg, 0, 1023, &o->numa_node);
 	case OPT_NO_NUMA: o->no_numa = true; return 0;
 	case OPT_CPU: o->cpu_list = arg; return 0;

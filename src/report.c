@@ -427,6 +427,20 @@ static void meta_addresses(struct report *r, const struct rb_session *s)
 		     RB_CYCLE_BYTES / 2);
 }
 
+/* --load: what runs beside the latency test. */
+static void meta_load(struct report *r, const struct rb_options *o)
+{
+	if (o->load_bench == LOAD_NONE)
+		return;
+	out_meta_str(r->out, "load", "Load", load_bench_name(o->load_bench));
+	out_meta_u64(r->out, "load_size", "Load size[B]", o->load.size);
+	out_meta_u64(r->out, "load_qps", "Load QPs", o->load.qps);
+	out_meta_str(r->out, "load_placement", "Load CPU",
+		     "a thread of its own, its CPU chosen apart from the latency loop's (column load_cpu)");
+	if (o->load.compare)
+		out_meta_u64(r->out, "load_compare_reps", "Idle/loaded reps", LOAD_COMPARE_REPS);
+}
+
 static void meta_test(struct report *r, const struct rb_session *s)
 {
 	const struct rb_options *o = s->opt;
@@ -468,14 +482,7 @@ static void meta_test(struct report *r, const struct rb_session *s)
 		out_meta_double(r->out, "interval_s", "Interval[s]", o->interval_s, 3);
 	if (o->min_bw_text)
 		out_meta_str(r->out, "min_bw", "Min interval BW", o->min_bw_text);
-	if (o->load_bench != LOAD_NONE) {
-		out_meta_str(r->out, "load", "Load", load_bench_name(o->load_bench));
-		out_meta_u64(r->out, "load_size", "Load size[B]", o->load.size);
-		out_meta_u64(r->out, "load_qps", "Load QPs", o->load.qps);
-		out_meta_str(r->out, "load_placement", "Load CPU", "a thread of its own, its CPU chosen apart from the latency loop's (column load_cpu)");
-		if (o->load.compare)
-			out_meta_u64(r->out, "load_compare_reps", "Idle/loaded reps", LOAD_COMPARE_REPS);
-	}
+	meta_load(r, o);
 	if (s->bench->metric == METRIC_LAT)
 		out_meta_str(r->out, "latency", "Latency",
 			     s->bench->lat_divisor == 2 ? "one-way = round trip / 2" : "round trip of one operation");
