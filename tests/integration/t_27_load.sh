@@ -39,9 +39,11 @@ pk1=$(load_counter sent_pkts)
 	"close(rows[0]['load_bytes'] / rows[0]['window_s'] / 1048576, rows[0]['load_bw_mibps'], 1e-4)" \
 	"0 < rows[0]['lat_p50_us'] <= rows[0]['lat_p99_us']" \
 	"meta['load'] == 'write_bw' and meta['load_size'] == 65536" \
+	"rows[0]['load_cpu'] is not None and rows[0]['load_cpu'] != meta['cpu']" \
 	-- "$(rb_file server.csv)" \
-	"status == 'complete' and rows[0]['load_bw_mibps'] > 0"
-tap_ok $? "rb_send_lat -s 64 --load=write_bw --load-size=64K: p50 and p99 next to the load's bandwidth (> 0), in both sides' CSV"
+	"status == 'complete' and rows[0]['load_bw_mibps'] > 0" \
+	"rows[0]['load_cpu'] is not None and rows[0]['load_cpu'] != meta['cpu']"
+tap_ok $? "rb_send_lat -s 64 --load=write_bw --load-size=64K: p50 and p99 next to the load's bandwidth (> 0), in both sides' CSV, each side's load on a CPU apart from its latency loop's"
 tap_diag "send_lat under write_bw 64K: $(grep -v '^#' "$(rb_file client.csv)" | tr '\n' ' ')"
 
 if [ -z "$pk0" ] || [ -z "$mtu" ] || [ "$st" != 0 ]; then
@@ -94,6 +96,13 @@ rb_csv "load atomic" rb_atomic_lat "-n 300 --load=send_bw --load-size=4K --load-
 		"status == 'complete' and rows[0]['load'] == 'send_bw' and rows[0]['load_qps'] == 2" \
 		"rows[0]['load_bw_mibps'] > 0"
 tap_ok $? "rb_atomic_lat --load=send_bw --load-qps=2: runs, the load's bandwidth > 0"
+
+# ---- human: the load's name and bandwidth in the table ----
+rb_bench "load human" rb_write_lat "-s 64 -n 100 --load=write_bw --load-size=8K" &&
+	grep -q 'load BW\[MiB/sec\]' "$(rb_file client.out)" &&
+	grep -Eq '^ *64 +100 .*write_bw +[0-9]+\.[0-9]{2}' "$(rb_file client.out)"
+tap_ok $? "rb_write_lat --load=write_bw, human table: the load's name and bandwidth in the row"
+tap_diag "$(tail -3 "$(rb_file client.out)")"
 
 # ---- HELLO: a server without --load faces a client with it ----
 rb_bench "load mismatch" rb_send_lat "-s 64 -n 100" "--load=write_bw"
