@@ -577,7 +577,6 @@ static int run_size_threads(struct rb_session *s, struct report *r, bool *partia
 	return err;
 }
 
-/* UD messages fit in one MTU. */
 /* One size: once, or (--load-compare) idle and loaded in turn. */
 static int run_reps(struct rb_session *s, struct report *r, bool *partial)
 {
@@ -591,6 +590,7 @@ static int run_reps(struct rb_session *s, struct report *r, bool *partial)
 	return err;
 }
 
+/* UD messages fit in one MTU. */
 static uint64_t size_limit(const struct rb_session *s)
 {
 	const struct rb_qps *q = s->threads ? &s->threads->t[0].s.q : &s->q;
