@@ -611,7 +611,10 @@ Not with
 [lat,all] .BR load_qps ,
 [lat,all] .B load_bw_mibps
 [lat,all] (its bytes completed within the latency window, from its 10 ms
-[lat,all] intervals, over the window),
+[lat,all] intervals, over the window; load messages of 4 KiB and up are
+[lat,all] counted as each completes, smaller ones per
+[lat,all] .B \-Q
+[lat,all] batch, which a window of a few ms rounds),
 [lat,all] .BR load_bytes ,
 [lat,all] .B load_msgs
 [lat,all] and

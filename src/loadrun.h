@@ -21,6 +21,8 @@ struct loadrun;
 
 /* The interval of the load's own bookkeeping (seconds). */
 #define LOADRUN_INTERVAL_S 0.01
+/* Load messages from this size on are counted one by one (-Q 1). */
+#define LOADRUN_EXACT_SIZE 4096u
 
 /* One repetition's load figures (in the latency window; NaN: not
  * measured on this side or the repetition ran idle). */

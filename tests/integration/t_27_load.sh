@@ -67,7 +67,7 @@ EOF2
 fi
 
 # ---- 3: --load-compare: idle and loaded rows in turn, ratios ----
-rb_csv "load compare" rb_write_lat "-s 64 -n 200 --load=write_bw --load-size=64K --load-compare" &&
+rb_csv "load compare" rb_write_lat "-s 64 -n 1000 --load=write_bw --load-size=64K --load-compare" &&
 	rb_check "$(rb_file client.csv)" \
 		"status == 'complete' and len(rows) == 6" \
 		"[x['phase'] for x in rows] == ['idle', 'loaded'] * 3" \
@@ -109,25 +109,33 @@ rb_bench "load mismatch" rb_send_lat "-s 64 -n 100" "--load=write_bw"
 rb_failed 1 "background load \(--load\) differs: .*write_bw.*none|none.*write_bw"
 tap_ok $? "--load on the client only: both sides exit 1 naming --load"
 
-# ---- 4: the server killed during a loaded run ----
-rb_case "load peer killed"
-rb_start server "$(rb_cmd rb_send_lat) -s 64 -D 30 --timeout 3 --load=write_bw"
-sleep 1
-rb_start client "$(rb_cmd rb_send_lat) -s 64 -D 30 --timeout 3 --load=write_bw \$RB_IP"
-for _ in $(seq 1 100); do
-	grep -q . "$RB_CASE_DIR/client.out" 2>/dev/null && break
-	sleep 0.1
-done
-sleep 2
-kill -KILL "$(pgrep -P "$(cat "$RB_CASE_DIR/server.pid")" rb_send_lat || cat "$RB_CASE_DIR/server.pid")" 2>/dev/null
-t0=$SECONDS
-wait "$(cat "$RB_CASE_DIR/server.pid")" 2>/dev/null
-rb_wait client
-crc=$?
-el=$((SECONDS - t0))
-cpid=$(cat "$RB_CASE_DIR/client.pid")
-left=$(pgrep -f "rb_send_lat.*--load" | tr '\n' ' ')
-[ "$crc" = 1 ] && [ "$el" -le 15 ] && [ -z "$left" ] && grep -Eq "error" "$RB_CASE_DIR/client.err"
-tap_ok $? "--load, the server killed mid-run: the client exits 1 within 15 s ($el s, rc $crc), names the failure, nothing left (${left:-none})"
-tap_diag "$(head -5 "$RB_CASE_DIR/client.err")"
-pkill -KILL -P "$cpid" 2>/dev/null || true
+# ---- 4: a side killed during a loaded run ----
+# load_kill VICTIM SURVIVOR: SIGKILL to VICTIM 2 s into a loaded -D 30 run
+# (both headers out: connected, the load running); SURVIVOR must exit 1
+# within --timeout 3 x 2 + slack, naming the lost peer, no process left.
+load_kill() {
+	local victim=$1 survivor=$2 rc el t0 left
+	rb_case "load $victim killed"
+	rb_start server "$(rb_cmd rb_send_lat) -s 64 -D 30 --timeout 3 --load=write_bw"
+	sleep 1
+	rb_start client "$(rb_cmd rb_send_lat) -s 64 -D 30 --timeout 3 --load=write_bw \$RB_IP"
+	for _ in $(seq 1 150); do
+		grep -q . "$RB_CASE_DIR/client.out" 2>/dev/null && grep -q . "$RB_CASE_DIR/server.out" && break
+		sleep 0.1
+	done
+	sleep 2
+	kill -KILL "$(pgrep -P "$(cat "$RB_CASE_DIR/$victim.pid")" rb_send_lat)" 2>/dev/null
+	t0=$SECONDS
+	wait "$(cat "$RB_CASE_DIR/$victim.pid")" 2>/dev/null
+	rb_wait "$survivor"
+	rc=$?
+	el=$((SECONDS - t0))
+	left=$(pgrep -f "rb_send_lat.*--load" | tr '\n' ' ')
+	[ "$rc" = 1 ] && [ "$el" -le 15 ] && [ -z "$left" ] &&
+		grep -Eq "peer is gone|closed the connection|did not finish" "$RB_CASE_DIR/$survivor.err"
+	tap_ok $? "--load, the $victim killed mid-run: the $survivor exits 1 within 15 s ($el s, rc $rc), naming the lost peer, nothing left (${left:-none})"
+	tap_diag "$(head -4 "$RB_CASE_DIR/$survivor.err")"
+	[ -z "$left" ] || kill -KILL $left 2>/dev/null || true
+}
+load_kill server client
+load_kill client server
