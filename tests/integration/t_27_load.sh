@@ -67,7 +67,7 @@ EOF2
 fi
 
 # ---- 3: --load-compare: idle and loaded rows in turn, ratios ----
-rb_csv "load compare" rb_write_lat "-s 64 -n 1000 --load=write_bw --load-size=64K --load-compare" &&
+rb_csv "load compare" rb_write_lat "-s 64 -n 400 --load=write_bw --load-size=64K --load-compare" &&
 	rb_check "$(rb_file client.csv)" \
 		"status == 'complete' and len(rows) == 6" \
 		"[x['phase'] for x in rows] == ['idle', 'loaded'] * 3" \
