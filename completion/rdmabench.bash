@@ -79,6 +79,7 @@ _rdmabench_values()
 	-c | --connection) printf '%s\n' RC UC UD ;;
 	-A | --atomic-type) printf '%s\n' FETCH_AND_ADD CMP_AND_SWAP ;;
 	--clock) printf '%s\n' auto tsc monotonic ;;
+	--load) printf '%s\n' send_bw write_bw read_bw ;;
 	--y-scale) printf '%s\n' auto linear log ;;
 	-m | --mtu) printf '%s\n' 256 512 1024 2048 4096 ;;
 	--numa-node)

@@ -591,6 +591,69 @@ Not with
 [all] k / slots in its word; see
 [all] .BR \-\-atomic\-same\-address )
 [all] and do not take it.
+@load
+[lat,all] Latency under load: run the bandwidth benchmark BENCH
+[lat,all] .RB ( send_bw ,
+[lat,all] .BR write_bw " or"
+[lat,all] .BR read_bw )
+[lat,all] between the same two hosts for the whole latency run: on QPs of its own,
+[lat,all] over a second TCP channel (the server listens on a port the kernel
+[lat,all] picks and offers it in the parameter exchange), in a thread of its own
+[lat,all] whose CPU is chosen apart from the latency loop's.
+[lat,all] It starts before the first latency sample (the latency loop waits for
+[lat,all] its window to open, within
+[lat,all] .BR \-\-timeout )
+[lat,all] and is halted after the last one.
+[lat,all] The row carries the latency figures as always and the load's:
+[lat,all] .B load
+[lat,all] (its name),
+[lat,all] .BR load_size ,
+[lat,all] .BR load_qps ,
+[lat,all] .B load_bw_mibps
+[lat,all] (its bytes completed within the latency window, from its 10 ms
+[lat,all] intervals, over the window; load messages of 4 KiB and up are
+[lat,all] counted as each completes, smaller ones per
+[lat,all] .B \-Q
+[lat,all] batch, which a window of a few ms rounds),
+[lat,all] .BR load_bytes ,
+[lat,all] .B load_msgs
+[lat,all] and
+[lat,all] .B load_cpu
+[lat,all] (this side's load thread); the metadata names the load.
+[lat,all] Both sides must give the same load options (else both exit 1 naming them).
+[lat,all] The load failing during the run fails the run (exit 1).
+[lat,all] Not with
+[lat,all] .BR \-\-validate " or " \-\-loopback .
+[bw] Bandwidth benchmarks take no load (a usage error).
+[all] Latency benchmarks only.
+@load-size
+[lat,all] With
+[lat,all] .BR \-\-load :
+[lat,all] the load's message size, 1 byte to 8 MiB, K/M suffixes.
+[bw] Latency benchmarks only.
+[all] Latency benchmarks only.
+@load-qps
+[lat,all] With
+[lat,all] .BR \-\-load :
+[lat,all] the load's number of QPs, 1..256.
+[bw] Latency benchmarks only.
+[all] Latency benchmarks only.
+@load-compare
+[lat,all] With
+[lat,all] .BR \-\-load :
+[lat,all] run each size 6 times, idle and loaded in turn (idle, loaded, idle
+[lat,all] and so on), a row each, with a
+[lat,all] .B phase
+[lat,all] column
+[lat,all] .RB ( idle " or " loaded )
+[lat,all] and, in each loaded row, the ratio loaded / idle of each percentile to
+[lat,all] the idle row before it
+[lat,all] .RB ( ratio_p50 ,
+[lat,all] .BR ratio_p99
+[lat,all] and so on; empty in idle rows, and where either figure is missing).
+[lat,all] The load's columns are empty in idle rows.
+[bw] Latency benchmarks only.
+[all] Latency benchmarks only.
 @clock
 Where timestamps come from.
 .B auto

@@ -518,6 +518,18 @@ int oob_listen(struct oob_listener *l, const char *bind_addr, uint16_t port)
 	return 0;
 }
 
+uint16_t oob_listener_port(const struct oob_listener *l)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+
+	if (l->fd < 0 || getsockname(l->fd, (struct sockaddr *)&ss, &len))
+		return 0;
+	if (ss.ss_family == AF_INET6)
+		return ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+	return ntohs(((struct sockaddr_in *)&ss)->sin_port);
+}
+
 /* Accept one pending client; -EAGAIN when none is (still) there. */
 static int accept_one(int lfd, char *peer, size_t peer_len)
 {

@@ -36,6 +36,8 @@ int oob_accept(struct oob_listener *l, int timeout_ms, char *peer, size_t peer_l
 int oob_refuse_start(struct oob_listener *l);
 void oob_refuse_stop(struct oob_listener *l);
 void oob_close_listener(struct oob_listener *l);
+/* The port l listens on (after a listen on port 0: the one the kernel chose); 0: not known. */
+uint16_t oob_listener_port(const struct oob_listener *l);
 
 /* A wait without deadline (a server waiting for its client) returns -EINTR
  * once a signal handler has set *flag. */

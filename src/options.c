@@ -20,6 +20,7 @@ enum {
 	OPT_THREAD_ROWS,
 	OPT_LOOPBACK,
 	OPT_INTERVAL, OPT_RUN_INF, OPT_MIN_BW, OPT_VALIDATE,
+	OPT_LOAD, OPT_LOAD_SIZE, OPT_LOAD_QPS, OPT_LOAD_COMPARE,
 };
 
 /* The groups of --help, in this order. */
@@ -96,6 +97,10 @@ static const struct opt_desc opt_table[] = {
 	{ "atomic-type", 'A', 1, "OP", FEAT_ATOMIC_OP, G_TEST, "FETCH_AND_ADD or CMP_AND_SWAP" },
 	{ "atomic-same-address", OPT_ATOMIC_SAME, 0, NULL, FEAT_ATOMIC_OP, G_TEST, "every atomic of a QP on one 8-byte word (default: 64 slots, 64 B apart, as perftest)" },
 	{ "validate", OPT_VALIDATE, 0, NULL, FEAT_SIZE, G_TEST, "check every message's payload against a pattern of its QP and slot; exit 1 on a mismatch" },
+	{ "load", OPT_LOAD, 1, "BENCH", FEAT_LATENCY, G_TEST, "run BENCH (send_bw, write_bw, read_bw) on QPs of its own, in a thread on a CPU of its own, for the whole latency run" },
+	{ "load-size", OPT_LOAD_SIZE, 1, "BYTES", FEAT_LATENCY, G_TEST, "with --load: the load's message size, K/M suffixes" },
+	{ "load-qps", OPT_LOAD_QPS, 1, "N", FEAT_LATENCY, G_TEST, "with --load: the load's QPs" },
+	{ "load-compare", OPT_LOAD_COMPARE, 0, NULL, FEAT_LATENCY, G_TEST, "with --load: each size idle then loaded, interleaved, with the loaded/idle ratio of each percentile" },
 	{ "clock", OPT_CLOCK, 1, "auto|tsc|monotonic", 0, G_TEST, "timestamps from the TSC, from clock_gettime, or auto: the TSC where clock_gettime is slow" },
 	{ "CPU-freq", 'F', 0, NULL, 0, G_TEST, "accepted for perftest compatibility (no effect)" },
 	{ "report-gbits", OPT_GBITS, 0, NULL, FEAT_BANDWIDTH, G_OUTPUT, "human table: bandwidth in Gb/s instead of MiB/s" },
@@ -318,6 +323,8 @@ static void options_defaults(const struct rb_bench *b, struct rb_options *o)
 	o->iters = b->defaults.iters;
 	o->warmup_iters = b->metric == METRIC_LAT ? 100 : 0;
 	o->warmup_s = -1;
+	o->load.size = LOAD_DEFAULT_SIZE;
+	o->load.qps = LOAD_DEFAULT_QPS;
 	o->qps = 1;
 	o->threads = 1;
 	o->tx_depth = b->defaults.tx_depth;
@@ -329,6 +336,22 @@ static void options_defaults(const struct rb_bench *b, struct rb_options *o)
 	o->npct = (int)(sizeof(default_pcts) / sizeof(default_pcts[0]));
 	memcpy(o->pcts, default_pcts, sizeof(default_pcts));
 	o->format = OUT_HUMAN;
+}
+
+/* --load and its options (checked together in load_opts_check). */
+static int load_apply(int c, const char *arg, struct rb_options *o)
+{
+	switch (c) {
+	case OPT_LOAD: o->load.bench_text = arg; return 0;
+	case OPT_LOAD_SIZE:
+		o->load.size_given = true;
+		return units_parse_size(arg, 1, 1u << 30, &o->load.size) ?
+		       bad_value(c, arg, -EINVAL, "a size, K/M suffixes") : 0;
+	case OPT_LOAD_QPS:
+		o->load.qps_given = true;
+		return parse_u64(c, arg, 1, RB_MAX_QPS, &o->load.qps);
+	default: o->load.compare = true; return 0;
+	}
 }
 
 /* Apply one parsed option. */
@@ -387,6 +410,8 @@ static int options_apply(int c, const char *arg, struct rb_options *o)
 	case 'A': return parse_atomic(arg, &o->atomic_op);
 	case OPT_ATOMIC_SAME: o->atomic_same_address = true; return 0;
 	case OPT_VALIDATE: o->validate = true; return 0;
+	case OPT_LOAD: case OPT_LOAD_SIZE: case OPT_LOAD_QPS: case OPT_LOAD_COMPARE:
+		return load_apply(c, arg, o);
 	case OPT_NUMA_NODE: return parse_int(c, arg, 0, 1023, &o->numa_node);
 	case OPT_NO_NUMA: o->no_numa = true; return 0;
 	case OPT_CPU: o->cpu_list = arg; return 0;
@@ -470,6 +495,25 @@ static int validate_check(const struct rb_bench *b, const struct rb_options *o)
 	return 0;
 }
 
+/* --load: its own rules (load.c), then what it does not run with yet. */
+static int load_opts_check(const struct rb_bench *b, struct rb_options *o)
+{
+	char why[256];
+
+	if (load_check(&o->load, b->metric == METRIC_LAT, RB_SWEEP_MAX, RB_MAX_QPS, why, sizeof(why)))
+		return usage_error("%s", why);
+	if (!o->load.bench_text)
+		return 0;
+	o->load_bench = (enum load_bench)load_bench_parse(o->load.bench_text);
+	if (o->validate || o->loopback)
+		return usage_error("--load cannot be combined with %s yet",
+				   o->validate ? "--validate" : "--loopback (run the server and the client apart)");
+	if (o->load.compare && o->run_infinitely)
+		return usage_error("--load-compare runs each size %u times: drop --run_infinitely",
+				   LOAD_COMPARE_REPS);
+	return 0;
+}
+
 /* Combinations that no single option's range can catch. */
 static int options_check(const struct rb_bench *b, struct rb_options *o, unsigned given)
 {
@@ -503,7 +547,7 @@ static int options_check(const struct rb_bench *b, struct rb_options *o, unsigne
 	if (o->threads > 1 && (o->interval_s > 0 || o->run_infinitely))
 		return usage_error("-j/--threads %u cannot be combined with %s yet (one row of intervals per thread is not written)",
 				   o->threads, o->interval_s > 0 ? "--interval" : "--run_infinitely");
-	if (interval_check(o, given) || validate_check(b, o))
+	if (interval_check(o, given) || validate_check(b, o) || load_opts_check(b, o))
 		return -EINVAL;
 	if (o->no_numa && (o->numa_node >= 0 || o->cpu_list))
 		return usage_error("--no-numa cannot be combined with %s",
@@ -692,6 +736,8 @@ static void opt_default_text(int code, const struct rb_bench *b, char *buf, size
 	case 'u': snprintf(buf, len, "%u", d.qp_timeout); break;
 	case 'S': snprintf(buf, len, "%u", d.sl); break;
 	case OPT_TIMEOUT: snprintf(buf, len, "%g", d.timeout_s); break;
+	case OPT_LOAD_SIZE: snprintf(buf, len, "%llu", (unsigned long long)d.load.size); break;
+	case OPT_LOAD_QPS: snprintf(buf, len, "%llu", (unsigned long long)d.load.qps); break;
 	case 's': snprintf(buf, len, "%llu", (unsigned long long)d.size); break;
 	case 'n': snprintf(buf, len, "%llu", (unsigned long long)d.iters); break;
 	case OPT_WARMUP: snprintf(buf, len, "%llu", (unsigned long long)d.warmup_iters); break;

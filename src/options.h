@@ -12,6 +12,7 @@
 #include "bench.h"
 #include "clock.h"
 #include "counters.h"
+#include "load.h"
 #include "output.h"
 #include "stats.h"
 
@@ -66,6 +67,9 @@ struct rb_options {
 	enum rb_atomic_op atomic_op;
 	bool atomic_same_address;   /* --atomic-same-address: one word per QP */
 	bool validate;              /* --validate: check every message's payload */
+	/* --load, --load-size, --load-qps, --load-compare (load.h) */
+	struct load_ask load;
+	enum load_bench load_bench; /* LOAD_NONE: no load */
 	/* placement */
 	int numa_node;              /* -1: the device's */
 	bool no_numa;

@@ -11,6 +11,8 @@
 #include "cm.h"
 #include "config.h"
 #include "gid.h"
+#include "load.h"
+#include "loadrun.h"
 #include "log.h"
 #include "threads.h"
 #include "engine/postsched.h"
@@ -103,6 +105,23 @@ static const struct col_def val_cols[] = {
 
 enum { VAL_CHECKED, VAL_ERRORS, VAL_FIRST_MSG, VAL_FIRST_QP, VAL_FIRST_OFF, VAL_NCOLS };
 
+/* --load: the load's name, size, QPs and its figures in the latency window
+ * (NaN in an idle repetition); --load-compare: the phase, then a ratio
+ * loaded/idle per percentile (ratio_cols). */
+static const struct col_def load_cols[] = {
+	{ "load", "load", OUT_STR, 0, SHOW_ALL },
+	{ "load_size", "load size[B]", OUT_U64, 0, SHOW_MACHINE },
+	{ "load_qps", "load QPs", OUT_U64, 0, SHOW_MACHINE },
+	{ "load_bw_mibps", "load BW[MiB/sec]", OUT_DOUBLE, 2, SHOW_ALL },
+	{ "load_bytes", "load bytes", OUT_DOUBLE, 0, SHOW_MACHINE },
+	{ "load_msgs", "load msgs", OUT_DOUBLE, 0, SHOW_MACHINE },
+	{ "load_cpu", "load CPU", OUT_DOUBLE, 0, SHOW_MACHINE },
+	{ "phase", "phase", OUT_STR, 0, SHOW_ALL },
+};
+
+enum { LOADC_NAME, LOADC_SIZE, LOADC_QPS, LOADC_BW, LOADC_BYTES, LOADC_MSGS, LOADC_CPU,
+       LOADC_NCOLS, LOADC_PHASE = LOADC_NCOLS, LOADC_COMPARE_NCOLS };
+
 /* Machine formats keep every digit a test may recompute (1e-9 relative). */
 #define MACHINE_PRECISION 9
 
@@ -153,6 +172,40 @@ static void col_add_threads(struct report *r, const struct rb_options *o, enum s
 	}
 }
 
+/* "lat_p99_9_us" -> key and label "ratio_p99_9" */
+static void col_add_ratio(struct report *r, int of)
+{
+	char *key = r->names[r->nall][0], *label = r->names[r->nall][1];
+	char src[48];
+
+	snprintf(src, sizeof(src), "%s", r->all[of].key);
+	snprintf(key, 48, "ratio_%.*s", (int)(strlen(src) - 7), src + 4);
+	snprintf(label, 48, "ratio_%.*s", (int)(strlen(src) - 7), src + 4);
+	r->load_ratio_of[r->load_nratio++] = of;
+	r->all[r->nall++] = (struct out_col){ key, label, OUT_DOUBLE, 3 };
+}
+
+static void col_add_load(struct report *r, const struct rb_options *o, enum show *show, int npcol)
+{
+	int n = o->load.compare ? LOADC_COMPARE_NCOLS : LOADC_NCOLS;
+
+	r->load_first = -1;
+	r->load_nratio = 0;
+	if (o->load_bench == LOAD_NONE)
+		return;
+	r->load_first = r->nall;
+	for (int i = 0; i < n; i++) {
+		show[r->nall] = load_cols[i].show;
+		col_add(r, &load_cols[i]);
+	}
+	for (int i = -1; o->load.compare && i < npcol; i++) {
+		show[r->nall] = SHOW_ALL;
+		col_add_ratio(r, i < 0 ? LAT_P50 : LAT_FIXED + i);
+	}
+	for (int i = 0; i < STATS_MAX_PCT; i++)
+		r->load_idle[i] = NAN;
+}
+
 static bool col_shown(enum show show, enum out_format fmt, bool gbits)
 {
 	if (fmt != OUT_HUMAN)
@@ -188,6 +241,7 @@ static void report_columns(struct report *r, const struct rb_session *s)
 		show[r->nall] = val_cols[i].show;
 		col_add(r, &val_cols[i]);
 	}
+	col_add_load(r, o, show, r->ctr_first - LAT_FIXED);
 	r->shown_ctr_first = -1;
 	r->nbase = r->ivl_first = r->nall;
 	for (int i = 0; o->interval_s > 0 && i < (lat ? IVL_LAT_NCOLS : IVL_NCOLS); i++) {
@@ -197,6 +251,9 @@ static void report_columns(struct report *r, const struct rb_session *s)
 	interval_stats_init(&r->ivl, o->min_bw_bps);
 	_Static_assert(BW_BIDIR_NCOLS + 2 + RB_MAX_COUNTERS + VAL_NCOLS + IVL_NCOLS <= REPORT_MAX_COLS,
 		       "every -b column, -j's two, every counter, --validate's and the intervals' have a column");
+	_Static_assert(LAT_FIXED + STATS_MAX_PCT - 1 + RB_MAX_COUNTERS + VAL_NCOLS + LOADC_COMPARE_NCOLS +
+		       STATS_MAX_PCT + IVL_LAT_NCOLS <= REPORT_MAX_COLS,
+		       "every percentile, every counter, --validate's, --load's and the intervals' have a column");
 	_Static_assert(LAT_FIXED + STATS_MAX_PCT - 1 + RB_MAX_COUNTERS + VAL_NCOLS + IVL_LAT_NCOLS <= REPORT_MAX_COLS,
 		       "every percentile, every counter, --validate's and the intervals' have a column");
 	for (int i = 0; i < r->nall; i++) {
@@ -370,6 +427,20 @@ static void meta_addresses(struct report *r, const struct rb_session *s)
 		     RB_CYCLE_BYTES / 2);
 }
 
+/* --load: what runs beside the latency test. */
+static void meta_load(struct report *r, const struct rb_options *o)
+{
+	if (o->load_bench == LOAD_NONE)
+		return;
+	out_meta_str(r->out, "load", "Load", load_bench_name(o->load_bench));
+	out_meta_u64(r->out, "load_size", "Load size[B]", o->load.size);
+	out_meta_u64(r->out, "load_qps", "Load QPs", o->load.qps);
+	out_meta_str(r->out, "load_placement", "Load CPU",
+		     "a thread of its own, its CPU chosen apart from the latency loop's (column load_cpu)");
+	if (o->load.compare)
+		out_meta_u64(r->out, "load_compare_reps", "Idle/loaded reps", LOAD_COMPARE_REPS);
+}
+
 static void meta_test(struct report *r, const struct rb_session *s)
 {
 	const struct rb_options *o = s->opt;
@@ -411,6 +482,7 @@ static void meta_test(struct report *r, const struct rb_session *s)
 		out_meta_double(r->out, "interval_s", "Interval[s]", o->interval_s, 3);
 	if (o->min_bw_text)
 		out_meta_str(r->out, "min_bw", "Min interval BW", o->min_bw_text);
+	meta_load(r, o);
 	if (s->bench->metric == METRIC_LAT)
 		out_meta_str(r->out, "latency", "Latency",
 			     s->bench->lat_divisor == 2 ? "one-way = round trip / 2" : "round trip of one operation");
@@ -662,7 +734,45 @@ int report_validate_verdict(const struct report *r, const struct rb_session *s,
 /* The columns every side trades whether it measured or not. */
 bool report_traded_always(const struct report *r, int i)
 {
+	if (r->load_first >= 0 && i >= r->load_first && i < r->load_first + LOADC_NCOLS)
+		return true;
 	return r->val_first >= 0 && i >= r->val_first && i < r->val_first + VAL_NCOLS;
+}
+
+/* --load-compare: an idle row's percentiles kept, a loaded row's ratios to them. */
+static void load_ratios(struct report *r, bool loaded, union out_val *row)
+{
+	union out_val *c = row + r->load_first + LOADC_COMPARE_NCOLS;
+
+	for (int k = 0; k < r->load_nratio; k++) {
+		double v = row[r->load_ratio_of[k]].d;
+
+		c[k].d = loaded ? load_ratio(v, r->load_idle[k]) : NAN;
+		if (!loaded)
+			r->load_idle[k] = v;
+	}
+}
+
+void report_load(struct report *r, const struct rb_session *s, const struct load_figures *f,
+		 union out_val *row, const union out_val *peer)
+{
+	const struct rb_options *o = s->opt;
+	union out_val *c = row + r->load_first;
+	const union out_val *p = peer ? peer + r->load_first : NULL;
+
+	if (r->load_first < 0)
+		return;
+	c[LOADC_NAME].s = load_bench_name(o->load_bench);
+	c[LOADC_SIZE].u = o->load.size;
+	c[LOADC_QPS].u = o->load.qps;
+	c[LOADC_BW].d = s->is_client || !peer ? f->bw_mibps : p[LOADC_BW].d;
+	c[LOADC_BYTES].d = s->is_client || !peer ? f->bytes : p[LOADC_BYTES].d;
+	c[LOADC_MSGS].d = s->is_client || !peer ? f->msgs : p[LOADC_MSGS].d;
+	c[LOADC_CPU].d = f->cpu >= 0 ? f->cpu : NAN;
+	if (!o->load.compare || !peer)
+		return;
+	c[LOADC_PHASE].s = f->loaded ? "loaded" : "idle";
+	load_ratios(r, f->loaded, row);
 }
 
 void report_row(struct report *r, const union out_val *row)

@@ -11,7 +11,7 @@
 #include "output.h"
 #include "run.h"
 
-#define REPORT_MAX_COLS 48
+#define REPORT_MAX_COLS 72
 
 struct report {
 	struct out *out;
@@ -24,6 +24,10 @@ struct report {
 	int nbase;                  /* the columns traded with the peer: all[..nbase) */
 	int val_first;              /* --validate: all[val_first..+5), else -1 */
 	int ivl_first;              /* --interval: all[ivl_first..nall), else nall */
+	int load_first;             /* --load: all[load_first..], else -1 */
+	int load_nratio;            /* --load-compare: the ratio columns (p50's first, then each -p's) */
+	int load_ratio_of[STATS_MAX_PCT]; /* each ratio's percentile column */
+	double load_idle[STATS_MAX_PCT]; /* the last idle repetition's percentiles, NaN: none yet */
 	struct interval_stats ivl;  /* --interval: this size's intervals so far */
 	uint64_t ivl_below;         /* intervals under --min-bw, every size */
 	int shown[REPORT_MAX_COLS]; /* indexes into all[] for this format */
@@ -48,6 +52,12 @@ void report_begin(struct report *r, const struct rb_session *s);
 /* Compute a full row (r->nall values) from a measure. */
 void report_compute(const struct report *r, const struct rb_session *s,
 		    struct rb_measure *m, union out_val *row);
+/* --load: the load's columns of row: this side's figures before the trade
+ * (peer NULL), then after it (the server takes the client's figures; each
+ * side its own ratios to its last idle row). */
+struct load_figures;
+void report_load(struct report *r, const struct rb_session *s, const struct load_figures *f,
+		 union out_val *row, const union out_val *peer);
 /* -b: fill the rx and sum columns of row, with the peer's row. */
 void report_bidir(const struct rb_session *s, union out_val *row, const union out_val *peer);
 void report_row(struct report *r, const union out_val *row);

@@ -10,6 +10,7 @@
 #include "cm.h"
 #include "config.h"
 #include "log.h"
+#include "loadrun.h"
 #include "loopback.h"
 #include "engine/loops.h"
 #include "oob.h"
@@ -48,6 +49,7 @@ enum param_id {
 	P_VERB = 1, P_METRIC, P_TRANSPORT, P_SIZE, P_ALL, P_ITERS, P_DURATION_MS,
 	P_WARMUP_MS, P_WARMUP_ITERS, P_QPS, P_BIDIR, P_RDMA_CM, P_ATOMIC_OP, P_POST_LIST,
 	P_PERCENTILES, P_COUNTERS, P_THREADS, P_RUN_INF, P_VALIDATE,
+	P_LOAD, P_LOAD_SIZE, P_LOAD_QPS, P_LOAD_COMPARE,
 };
 
 static const char *const param_names[] = {
@@ -61,6 +63,8 @@ static const char *const param_names[] = {
 	[P_COUNTERS] = "counter list (-W)", [P_THREADS] = "threads (-j)",
 	[P_RUN_INF] = "run until stopped (--run_infinitely)",
 	[P_VALIDATE] = "payload validation (--validate)",
+	[P_LOAD] = "background load (--load)", [P_LOAD_SIZE] = "load size (--load-size)",
+	[P_LOAD_QPS] = "load QPs (--load-qps)", [P_LOAD_COMPARE] = "idle vs loaded (--load-compare)",
 };
 
 /* The percentile list as one number (FNV-1a over thousandths): the result
@@ -87,6 +91,7 @@ static void hello_put_offer(const struct rb_session *s, struct wire_hello *h)
 		d->ctx ? (uint64_t)d->attr.max_qp_rd_atom : 0 };
 	h->params[h->nparams++] = (struct wire_param){ WIRE_P_INIT_RD_ATOM,
 		d->ctx ? (uint64_t)d->attr.max_qp_init_rd_atom : 0 };
+	h->params[h->nparams++] = (struct wire_param){ WIRE_P_LOAD_PORT, loadrun_port(s->load) };
 }
 
 static void hello_build(const struct rb_session *s, struct wire_hello *h)
@@ -103,6 +108,8 @@ static void hello_build(const struct rb_session *s, struct wire_hello *h)
 		[P_POST_LIST] = o->post_list, [P_PERCENTILES] = pcts_fingerprint(o),
 		[P_COUNTERS] = counters_fingerprint(&o->counters), [P_THREADS] = o->threads,
 		[P_RUN_INF] = o->run_infinitely, [P_VALIDATE] = o->validate,
+		[P_LOAD] = o->load_bench, [P_LOAD_SIZE] = o->load_bench ? o->load.size : 0,
+		[P_LOAD_QPS] = o->load_bench ? o->load.qps : 0, [P_LOAD_COMPARE] = o->load.compare,
 	};
 
 	memset(h, 0, sizeof(*h));
@@ -127,6 +134,8 @@ static const char *param_text(uint16_t id, uint64_t v, char *buf, size_t len)
 		return options_transport_name((enum rb_transport)v);
 	if (id == P_ATOMIC_OP)
 		return options_atomic_name((enum rb_atomic_op)v);
+	if (id == P_LOAD)
+		return load_bench_name((enum load_bench)v);
 	if (id == P_PERCENTILES || id == P_COUNTERS)
 		return "(another list)";
 	snprintf(buf, len, "%llu", (unsigned long long)v);
@@ -192,6 +201,8 @@ static int exchange_hello(struct rb_session *s)
 		err = hello_compare(s, &mine, &peer);
 	if (!err)
 		wire_hello_offer(&peer, &s->peer_rd);
+	if (!err && s->is_client && param_find(&peer, WIRE_P_LOAD_PORT))
+		loadrun_peer_port(s->load, param_find(&peer, WIRE_P_LOAD_PORT)->value);
 	return err;
 }
 
@@ -248,15 +259,34 @@ static int barrier(struct rb_session *s, const char *phase)
 
 /* ---- one size ---- */
 
+/* The peer's DONE, within --timeout; a heartbeat (READY) it sent before
+ * it is skipped: a side halted by its driver (--load) may end its loop
+ * while its active peer still runs and beats. */
+static int expect_done(struct rb_session *s)
+{
+	uint64_t deadline = clock_now_ns() + (uint64_t)(s->opt->timeout_s * 1e9);
+	uint8_t buf[16];
+	uint32_t len;
+	uint16_t type;
+	int err;
+
+	do
+		err = oob_chan_recv(s->chan, &type, buf, sizeof(buf), &len, oob_timeout_ms(s));
+	while (!err && type == WIRE_READY && clock_now_ns() < deadline);
+	if (!err && type != WIRE_DONE) {
+		log_err("OOB: expected a DONE message from %s, got %s", s->peer, wire_type_name(type));
+		err = -EPROTO;
+	}
+	return err;
+}
+
 /* Each side says DONE when its loop ends and waits for the peer's. */
 static int exchange_done(struct rb_session *s)
 {
-	uint8_t buf[16];
-	uint32_t len;
 	int err = s->done_sent ? 0 : oob_chan_send(s->chan, WIRE_DONE, NULL, 0, oob_timeout_ms(s));
 
 	if (!err && !s->peer_done)
-		err = oob_chan_expect(s->chan, WIRE_DONE, buf, sizeof(buf), &len, oob_timeout_ms(s));
+		err = expect_done(s);
 	if (err)
 		log_err("finishing size %llu: the peer did not finish (it failed or is gone)",
 			(unsigned long long)s->size);
@@ -390,6 +420,9 @@ static int run_loop(struct rb_session *s, struct report *r, struct rb_measure *m
 	if (s->opt->interval_s > 0 && !s->link) {
 		s->on_interval = interval_row;
 		s->interval_arg = &sink;
+	} else if (s->link && s->link->on_interval) {
+		s->on_interval = s->link->on_interval;
+		s->interval_arg = s->link->arg;
 	}
 	if (!err)
 		err = pick_loop(s)(s, m);
@@ -409,12 +442,16 @@ static int run_size(struct rb_session *s, struct report *r, bool *partial)
 
 	if (!err)
 		err = loop_prepare(s);
+	if (!err && s->load)
+		err = loadrun_start(s);
 	if (!err)
 		err = barrier(s, "starting the measurement");
 	if (!err && s->link && s->link->started)
 		s->link->started(s->link->arg);
 	if (!err)
 		err = run_loop(s, r, &m);
+	if (s->load && loadrun_stop(s, m.start_ns, m.end_ns) && !err)
+		err = -EIO;
 	if (!err)
 		err = exchange_done(s);
 	if (!err && s->opt->validate)
@@ -424,10 +461,14 @@ static int run_size(struct rb_session *s, struct report *r, bool *partial)
 	if (!err && m.measured)
 		report_compute(r, s, &m, row);
 	report_validate(r, s, row);
+	if (s->load)
+		report_load(r, s, loadrun_figures(s->load), row, NULL);
 	if (!err)
 		err = exchange_rows(s, r, row, peer, m.measured);
 	if (!err)
 		report_validate_merge(r, s, row, peer);
+	if (!err && s->load)
+		report_load(r, s, loadrun_figures(s->load), row, peer);
 	if (!err && m.measured)
 		report_bidir(s, row, peer);
 	/* --run_infinitely: SIGINT/SIGTERM (here or at the peer) is its end */
@@ -536,6 +577,19 @@ static int run_size_threads(struct rb_session *s, struct report *r, bool *partia
 	return err;
 }
 
+/* One size: once, or (--load-compare) idle and loaded in turn. */
+static int run_reps(struct rb_session *s, struct report *r, bool *partial)
+{
+	unsigned reps = s->opt->load.compare ? LOAD_COMPARE_REPS : 1;
+	int err = 0;
+
+	for (unsigned k = 0; k < reps && !err && !*partial; k++) {
+		s->load_on = s->load && (!s->opt->load.compare || load_compare_loaded(k));
+		err = run_size(s, r, partial);
+	}
+	return err;
+}
+
 /* UD messages fit in one MTU. */
 static uint64_t size_limit(const struct rb_session *s)
 {
@@ -558,7 +612,7 @@ static int run_sizes(struct rb_session *s, struct report *r, bool *partial)
 	for (uint64_t size = first; size <= last && !err && !*partial; size *= 2) {
 		s->size = size;
 		s->cq_mod = psched_cq_mod(o->cq_mod, o->cq_mod_given, size);
-		err = s->threads ? run_size_threads(s, r, partial) : run_size(s, r, partial);
+		err = s->threads ? run_size_threads(s, r, partial) : run_reps(s, r, partial);
 	}
 	return err;
 }
@@ -621,8 +675,9 @@ static void session_outs(struct rb_session *s)
 static int setup_measuring(struct rb_session *s, const cpu_set_t *avoid)
 {
 	const struct rb_options *o = s->opt;
+	const cpu_set_t *link_avoid = s->link ? s->link->avoid : NULL;
 	int err = s->halt ? threads_place(s, avoid) : placement_apply(s->dev.numa_node, o->numa_node,
-				o->no_numa, o->cpu_list, s->is_client, NULL, &s->place);
+				o->no_numa, o->cpu_list, s->is_client, link_avoid, &s->place);
 
 	if (err)
 		return err;
@@ -755,6 +810,7 @@ static void session_teardown(struct rb_session *s)
 {
 	if (s->threads)
 		threads_teardown(s);
+	loadrun_close(s);
 	if (s->cm)
 		cm_close(s);
 	validate_free(s);
@@ -796,8 +852,9 @@ static int run_session(struct rb_session *s, struct report *r)
 	session_timing(s);
 	if (!r)
 		report_define(&link_r, s);
+	err = loadrun_open(s);
 	/* the device first: HELLO carries its limits (-R: rdma_cm picks it later) */
-	if (!s->opt->rdma_cm && !s->dev.ctx)
+	if (!err && !s->opt->rdma_cm && !s->dev.ctx)
 		err = device_open(s->opt->ib_dev, s->opt->ib_port, s->opt->gid_index, &s->dev);
 	if (!err)
 		err = exchange_hello(s);

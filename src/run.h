@@ -6,6 +6,7 @@
 #ifndef RB_RUN_H
 #define RB_RUN_H
 
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -25,6 +26,9 @@
  * is given, and instead of a report on stdout the client hands each size's
  * full row (the report's columns, all of them) to row().
  */
+struct rb_session;
+struct rb_measure;
+
 struct rb_link {
 	struct oob_chan *chan;
 	const char *peer;           /* for messages: "rank 3 (node17)" */
@@ -36,9 +40,13 @@ struct rb_link {
 	 * the loop stops once *halt is set (NULL: neither) */
 	void (*started)(void *arg);
 	const volatile int *halt;
+	/* a load under a latency test (loadrun.h): its CPU chosen away from
+	 * these (NULL: no preference), and its intervals handed to
+	 * on_interval (with arg; NULL: none) */
+	const cpu_set_t *avoid;
+	void (*on_interval)(void *arg, struct rb_session *s, const struct rb_measure *im,
+			    uint64_t origin_ns);
 };
-
-struct rb_measure;
 
 /* --validate: one size's checks (src/engine/validate.c). */
 struct rb_vresult {
@@ -86,6 +94,10 @@ struct rb_session {
 	void (*on_interval)(void *arg, struct rb_session *s, const struct rb_measure *im,
 			    uint64_t origin_ns);
 	void *interval_arg;
+	/* --load (loadrun.h): the load's channel and thread, NULL: no load;
+	 * load_on: the current repetition runs loaded (--load-compare) */
+	struct loadrun *load;
+	bool load_on;
 };
 
 struct rb_measure {

@@ -43,7 +43,7 @@ value_for() { # LONG ARG
 	ib-dev) echo rxe0 ;; connection) echo RC ;; mtu) echo 1024 ;; clock) echo auto ;;
 	atomic-type) echo FETCH_AND_ADD ;; percentiles) echo 50,99 ;; cpu) echo 0 ;;
 	report-counters) echo port_xmit_data ;; bind | source-ip) echo 127.0.0.1 ;;
-	size) echo 64 ;; numa-node) echo 0 ;; min-bw) echo 1Gb/s ;;
+	size) echo 64 ;; numa-node) echo 0 ;; min-bw) echo 1Gb/s ;; load) echo write_bw ;;
 	*) case $2 in FILE) echo "$tmp/out.file" ;; *) echo 2 ;; esac ;;
 	esac
 }
@@ -148,6 +148,29 @@ st=$?
 [ $st = 2 ] && grep -q -- '--validate: -r/--rx-depth 512 receive buffers of 8388608 bytes' "$tmp/err" &&
 	grep -q 'lower -r or -s' "$tmp/err"
 ok $? "rb_send_bw --validate -a: exit 2, the receive buffers too large, with a hint"
+
+# --load: only under a latency test, a known load, sizes and QPs in range,
+# its other options only with it, not with --validate or --loopback yet
+load_usage() { # NAME ERE PROG ARGS...
+	name=$1 ere=$2 p=$3
+	shift 3
+	"$top_builddir/$p" "$@" >/dev/null 2>"$tmp/err"
+	st=$?
+	[ $st = 2 ] && grep -Eq -- "$ere" "$tmp/err"
+	ok $? "$name: exit 2 ($(head -1 "$tmp/err"))"
+}
+load_usage "--load on a bandwidth test" '--load is not supported by rb_write_bw' rb_write_bw --load=write_bw 127.0.0.1
+load_usage "--load=foo" "--load: unknown load benchmark 'foo' \(one of send_bw, write_bw, read_bw\)" rb_send_lat --load=foo 127.0.0.1
+load_usage "--load=atomic_bw" "unknown load benchmark 'atomic_bw'" rb_write_lat --load=atomic_bw 127.0.0.1
+load_usage "--load-size=16M" '--load-size 16777216 is out of range \(1\.\.8388608 bytes\)' rb_send_lat --load=write_bw --load-size=16M 127.0.0.1
+load_usage "--load-size=0" '--load-size' rb_send_lat --load=write_bw --load-size=0 127.0.0.1
+load_usage "--load-qps=0" '--load-qps: 0 is out of range' rb_read_lat --load=read_bw --load-qps=0 127.0.0.1
+load_usage "--load-qps=999" '--load-qps: 999 is out of range' rb_read_lat --load=read_bw --load-qps=999 127.0.0.1
+load_usage "--load-size without --load" '--load-size needs --load' rb_send_lat --load-size=4K 127.0.0.1
+load_usage "--load-compare without --load" '--load-compare needs --load' rb_atomic_lat --load-compare 127.0.0.1
+load_usage "--load with --validate" '--load cannot be combined with --validate' rb_send_lat --load=write_bw --validate 127.0.0.1
+load_usage "--load with --loopback" '--load cannot be combined with --loopback' rb_send_lat --load=write_bw --loopback
+load_usage "--load-compare with --run_infinitely" '--load-compare runs each size 6 times: drop --run_infinitely' rb_write_lat --load=write_bw --load-compare --run_infinitely 127.0.0.1
 
 # ---- failures before the peer: at once, one document ----
 

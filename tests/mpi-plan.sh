@@ -108,14 +108,15 @@ for a in "--plan=4 --pattern incast --incast-dst 4" "--plan=4 --incast-dst 1" "-
 	"--plan=4 --bench send_lat --background write_bw --pattern ring" \
 	"--plan=4 --bench send_lat --background write_bw --background-size 0" \
 	"--plan=4 --bench send_lat --background-pattern pairs" "--plan=4 --latency-pair 0:1" \
-	"--plan=4 --background-size 1M" "--plan=4 --bench send_lat --background write_bw --run_infinitely" "--plan=4 --validate"; do
+	"--plan=4 --background-size 1M" "--plan=4 --bench send_lat --background write_bw --run_infinitely" "--plan=4 --validate" \
+	"--plan=4 --bench send_lat --load=write_bw"; do
 	opt=$(echo "$a" | grep -o -- '--[a-z-]*' | sed -n 2p)
 	# shellcheck disable=SC2086
 	"$rb_mpi" $a >"$tmp/out" 2>"$tmp/err"
 	st=$?
 	[ "$st" = 2 ] && [ ! -s "$tmp/out" ] && grep -q -- "error: --" "$tmp/err" || { echo "# $a: exit $st: $(head -c 300 "$tmp/err")"; bad=1; }
 done
-ok $bad "bad --incast-dst, --background, --background-pattern, --background-size, --latency-pair and combinations: exit 2, the option named on stderr, nothing on stdout"
+ok $bad "bad --incast-dst, --background, --background-pattern, --background-size, --latency-pair, --load and combinations: exit 2, the option named on stderr, nothing on stdout"
 
 # --topology=slurm through a stand-in scontrol: its leaf switches' hostlists
 # expanded by "scontrol show hostnames", Level=1 ignored

@@ -160,6 +160,9 @@ static int reject_pair_options(const struct rb_options *o)
 		return mpi_usage_error("-W/--report-counters", "", "is not supported by rb_mpi (a pair benchmark's option)");
 	if (o->validate)
 		return mpi_usage_error("--validate", "", "is not supported by rb_mpi (run the pair's benchmark with it)");
+	if (o->load_bench != LOAD_NONE)
+		return mpi_usage_error("--load", o->load.bench_text,
+				       "is not taken by rb_mpi: its load is --background BENCH (with --background-pattern)");
 	return 0;
 }
 

@@ -215,7 +215,7 @@ static const char *const spell_values[][2] = {
 	{ "bind-source-ip", "192.0.2.1" }, { "bind", "192.0.2.1" }, { "cpu", "0" },
 	{ "csv", "x.csv" }, { "json", "x.json" }, { "histogram", "h.csv" }, { "raw", "r.csv" },
 	{ "size", "4096" }, { "timeout", "2" }, { "duration", "2" }, { "numa-node", "0" },
-	{ "min-bw", "1Gb/s" },
+	{ "min-bw", "1Gb/s" }, { "load", "write_bw" },
 };
 
 static const char *spell_value(const char *name)
@@ -241,6 +241,8 @@ static int parse_spelt(const char *name, const char *spelt, int has_arg, struct 
 		rc = parse(&full, o, word, "-R", "h", NULL);
 	else if (!strcmp(name, "min-bw"))	/* bandwidth tests, with --interval */
 		rc = parse(&bw, o, word, "--interval=1", "h", NULL);
+	else if (!strncmp(name, "load-", 5))	/* only with --load */
+		rc = parse(&full, o, word, "--load=write_bw", "-R", "-c", "UC", "h", NULL);
 	else if (!strcmp(name, "threads"))	/* -j with -R: a usage error */
 		rc = parse(&full, o, word, "-c", "UC", "h", NULL);
 	else
@@ -302,6 +304,25 @@ static void test_spellings(void)
 	is_int(parse(&lat, &a, "--report-gbits", NULL), -EINVAL, "--report-gbits is refused by a latency test");
 }
 
+static void test_load(void)
+{
+	struct rb_options o;
+
+	is_int(parse(&lat, &o, "--load=rb_read_bw", "h", NULL), 0, "--load=rb_read_bw on a latency test");
+	ok(o.load_bench == LOAD_READ_BW && o.load.size == LOAD_DEFAULT_SIZE && o.load.qps == 1 &&
+	   !o.load.compare, "... read_bw, 64 KiB, 1 QP, no comparison by default");
+	is_int(parse(&lat, &o, "--load=send_bw", "--load-size=1M", "--load-qps=4", "--load-compare", "h",
+		     NULL), 0, "--load=send_bw --load-size=1M --load-qps=4 --load-compare");
+	ok(o.load_bench == LOAD_SEND_BW && o.load.size == 1u << 20 && o.load.qps == 4 && o.load.compare,
+	   "... each taken");
+	is_int(parse(&lat, &o, "h", NULL), 0, "no --load");
+	ok(o.load_bench == LOAD_NONE, "... no load");
+	is_int(parse(&bw, &o, "--load=write_bw", "h", NULL), -EINVAL, "--load on a bandwidth test");
+	is_int(parse(&lat, &o, "--load=write_lat", "h", NULL), -EINVAL, "--load=write_lat (not a load)");
+	is_int(parse(&lat, &o, "--load=write_bw", "--load-size=9M", "h", NULL), -EINVAL, "--load-size=9M");
+	is_int(parse(&lat, &o, "--load-qps=2", "h", NULL), -EINVAL, "--load-qps without --load");
+}
+
 static void test_intervals(void)
 {
 	struct rb_options o;
@@ -345,5 +366,6 @@ int main(void)
 	test_source_ip();
 	test_spellings();
 	test_intervals();
+	test_load();
 	return tap_done();
 }

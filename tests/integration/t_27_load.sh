@@ -1,0 +1,141 @@
+# Latency under load in one pair (--load, --load-compare).  Sourced by
+# run-all.sh (see lib.sh).
+#
+# The load is a bandwidth benchmark on QPs, a thread and a CPU of its own,
+# running from before the first latency sample to after the last; its
+# bytes in the latency window come from its 10 ms intervals.  Under
+# emulation the figures are the emulator's: the checks are on the method
+# (a load that ran, its bytes agreeing with the device's counters, idle and
+# loaded rows in turn), never on a speed.
+
+# hw_counter NAME: a port counter of $RB_DEV, empty when this rxe lacks it.
+load_counter() {
+	local p=/sys/class/infiniband/$RB_DEV/ports/1 f
+	for f in "$p/hw_counters/$1" "$p/counters/$1"; do
+		[ -r "$f" ] && { cat "$f"; return; }
+	done
+}
+
+# ---- 1, 2: send_lat under 64 KiB writes, CSV; the load's bytes vs rxe ----
+# Both ends share one rxe device: sent_pkts counts the load's request
+# packets (P = 64 KiB / MTU a message), its ACKs (A = 1 per 66 packets, see
+# t_50), and the latency messages (each send and its ACK: 4 packets a
+# round trip, warm-up included).  The load's bytes over its whole run are
+# then at most the counter's (the latency traffic left in, +1 %), and its
+# bytes in the latency window, which is most of the load's run (it starts
+# before the first sample and stops after the last), at least half of the
+# counter's once the latency traffic is taken out (-D 2 with --warmup-time
+# 0.5: 1.25 x the window's round trips; 1.5 x taken, and at most -t 128
+# messages of 64 KiB in flight at the halt fall outside the window).
+mtu=$(ibv_devinfo -d "$RB_DEV" 2>/dev/null | awk '/active_mtu/ { print $2; exit }')
+pk0=$(load_counter sent_pkts)
+rb_csv "load send_lat" rb_send_lat "-s 64 -D 2 --warmup-time 0.5 --load=write_bw --load-size=64K"
+st=$?
+pk1=$(load_counter sent_pkts)
+[ "$st" = 0 ] && rb_check "$(rb_file client.csv)" \
+	"status == 'complete' and len(rows) == 1" \
+	"rows[0]['load'] == 'write_bw' and rows[0]['load_size'] == 65536 and rows[0]['load_qps'] == 1" \
+	"rows[0]['load_bw_mibps'] > 0 and rows[0]['load_bytes'] > 0 and rows[0]['load_msgs'] > 0" \
+	"close(rows[0]['load_bytes'] / rows[0]['window_s'] / 1048576, rows[0]['load_bw_mibps'], 1e-4)" \
+	"0 < rows[0]['lat_p50_us'] <= rows[0]['lat_p99_us']" \
+	"meta['load'] == 'write_bw' and meta['load_size'] == 65536" \
+	"rows[0]['load_cpu'] is not None and rows[0]['load_cpu'] != meta['cpu']" \
+	-- "$(rb_file server.csv)" \
+	"status == 'complete' and rows[0]['load_bw_mibps'] > 0" \
+	"rows[0]['load_cpu'] is not None and rows[0]['load_cpu'] != meta['cpu']"
+tap_ok $? "rb_send_lat -s 64 --load=write_bw --load-size=64K: p50 and p99 next to the load's bandwidth (> 0), in both sides' CSV, each side's load on a CPU apart from its latency loop's"
+tap_diag "send_lat under write_bw 64K: $(grep -v '^#' "$(rb_file client.csv)" | tr '\n' ' ')"
+
+if [ -z "$pk0" ] || [ -z "$mtu" ] || [ "$st" != 0 ]; then
+	tap_skip "--load: the load's bytes agree with the rxe packet counter" "no sent_pkts, MTU or no run"
+else
+	/usr/bin/python3 - "$(rb_file client.csv)" "$mtu" "$pk0" "$pk1" >"$RB_CASE_DIR/counted" <<'EOF2'
+import csv, sys
+path, mtu, pk0, pk1 = sys.argv[1], *map(int, sys.argv[2:])
+r = [x for x in csv.DictReader(l for l in open(path) if l.strip() and not l.startswith('#'))][0]
+P = -(-65536 // mtu)
+A = -(-P // 66)
+lat_pkts = 4 * int(r['iterations']) * 1.5
+hi = (pk1 - pk0) / (P + A) * 65536
+lo = (pk1 - pk0 - lat_pkts) / (P + A) * 65536
+got = float(r['load_bytes'])
+print('%s load_bytes %d, the counter: %d..%d bytes (sent_pkts +%d, P=%d A=%d)' %
+      ('ok' if 0.5 * lo <= got <= 1.01 * hi else 'FAIL', got, lo, hi, pk1 - pk0, P, A))
+EOF2
+	grep -q '^ok' "$RB_CASE_DIR/counted"
+	tap_ok $? "--load: the load's bytes in the latency window agree with the rxe packet counter: $(cat "$RB_CASE_DIR/counted")"
+fi
+
+# ---- 3: --load-compare: idle and loaded rows in turn, ratios ----
+rb_csv "load compare" rb_write_lat "-s 64 -n 400 --load=write_bw --load-size=64K --load-compare" &&
+	rb_check "$(rb_file client.csv)" \
+		"status == 'complete' and len(rows) == 6" \
+		"[x['phase'] for x in rows] == ['idle', 'loaded'] * 3" \
+		"all(x['load_bw_mibps'] is None and x['ratio_p50'] is None and x['ratio_p99'] is None for x in rows[0::2])" \
+		"all(x['load_bw_mibps'] > 0 for x in rows[1::2])" \
+		"all(close(b['ratio_p50'], b['lat_p50_us'] / a['lat_p50_us']) and close(b['ratio_p99'], b['lat_p99_us'] / a['lat_p99_us']) for a, b in zip(rows[0::2], rows[1::2]))" \
+		"meta['load_compare_reps'] == 6"
+tap_ok $? "rb_write_lat --load-compare: idle and loaded rows interleaved, each loaded row's ratios to the idle one before it"
+tap_diag "write_lat idle/loaded p50: $(python3 -c "
+import csv,sys
+r=[x for x in csv.DictReader(l for l in open('$(rb_file client.csv)') if not l.startswith('#'))]
+print(' '.join('%s=%s/%s' % (x['phase'], x['lat_p50_us'], x['lat_p99_us']) for x in r))" 2>/dev/null)"
+
+# ---- JSON ----
+rb_bench "load json" rb_read_lat "-s 64 -n 300 --load=read_bw --load-size=16K" \
+	"--json=\$RB_CASE_DIR/client.json" &&
+	rb_check "$(rb_file client.json)" \
+		"status == 'complete' and len(rows) == 1" \
+		"rows[0]['load'] == 'read_bw' and rows[0]['load_bw_mibps'] > 0 and rows[0]['load_size'] == 16384" \
+		"meta['load'] == 'read_bw'"
+tap_ok $? "rb_read_lat --load=read_bw --json: the load's columns and metadata"
+
+# ---- 5: atomic_lat under send_bw, 2 QPs ----
+rb_csv "load atomic" rb_atomic_lat "-n 300 --load=send_bw --load-size=4K --load-qps=2" &&
+	rb_check "$(rb_file client.csv)" \
+		"status == 'complete' and rows[0]['load'] == 'send_bw' and rows[0]['load_qps'] == 2" \
+		"rows[0]['load_bw_mibps'] > 0"
+tap_ok $? "rb_atomic_lat --load=send_bw --load-qps=2: runs, the load's bandwidth > 0"
+
+# ---- human: the load's name and bandwidth in the table ----
+rb_bench "load human" rb_write_lat "-s 64 -n 100 --load=write_bw --load-size=8K" &&
+	grep -q 'load BW\[MiB/sec\]' "$(rb_file client.out)" &&
+	grep -Eq '^ *64 +100 .*write_bw +[0-9]+\.[0-9]{2}' "$(rb_file client.out)"
+tap_ok $? "rb_write_lat --load=write_bw, human table: the load's name and bandwidth in the row"
+tap_diag "$(tail -3 "$(rb_file client.out)")"
+
+# ---- HELLO: a server without --load faces a client with it ----
+rb_bench "load mismatch" rb_send_lat "-s 64 -n 100" "--load=write_bw"
+rb_failed 1 "background load \(--load\) differs: .*write_bw.*none|none.*write_bw"
+tap_ok $? "--load on the client only: both sides exit 1 naming --load"
+
+# ---- 4: a side killed during a loaded run ----
+# load_kill VICTIM SURVIVOR: SIGKILL to VICTIM 2 s into a loaded -D 30 run
+# (both headers out: connected, the load running); SURVIVOR must exit 1
+# within --timeout 3 x 2 + slack, naming the lost peer, no process left.
+load_kill() {
+	local victim=$1 survivor=$2 rc el t0 left
+	rb_case "load $victim killed"
+	rb_start server "$(rb_cmd rb_send_lat) -s 64 -D 30 --timeout 3 --load=write_bw"
+	sleep 1
+	rb_start client "$(rb_cmd rb_send_lat) -s 64 -D 30 --timeout 3 --load=write_bw \$RB_IP"
+	for _ in $(seq 1 150); do
+		grep -q . "$RB_CASE_DIR/client.out" 2>/dev/null && grep -q . "$RB_CASE_DIR/server.out" && break
+		sleep 0.1
+	done
+	sleep 2
+	kill -KILL "$(pgrep -P "$(cat "$RB_CASE_DIR/$victim.pid")" rb_send_lat)" 2>/dev/null
+	t0=$SECONDS
+	wait "$(cat "$RB_CASE_DIR/$victim.pid")" 2>/dev/null
+	rb_wait "$survivor"
+	rc=$?
+	el=$((SECONDS - t0))
+	left=$(pgrep -f "rb_send_lat.*--load" | tr '\n' ' ')
+	[ "$rc" = 1 ] && [ "$el" -le 15 ] && [ -z "$left" ] &&
+		grep -Eq "peer is gone|closed the connection|did not finish" "$RB_CASE_DIR/$survivor.err"
+	tap_ok $? "--load, the $victim killed mid-run: the $survivor exits 1 within 15 s ($el s, rc $rc), naming the lost peer, nothing left (${left:-none})"
+	tap_diag "$(head -4 "$RB_CASE_DIR/$survivor.err")"
+	[ -z "$left" ] || kill -KILL $left 2>/dev/null || true
+}
+load_kill server client
+load_kill client server
