@@ -30,6 +30,7 @@ struct loadrun {
 	cpu_set_t avoid;
 	pthread_t th;
 	bool running, stuck;
+	bool lost;                  /* an interval could not be kept (no memory) */
 	volatile int halt, started, finished, rc;
 	int cpu;
 	struct load_ivl *iv;
@@ -61,19 +62,7 @@ static int load_options(struct loadrun *L, const struct rb_options *o)
 	snprintf(ivl, sizeof(ivl), "%g", LOADRUN_INTERVAL_S);
 	if (options_parse(argc, argv, L->bench, &L->opt))
 		return -EINVAL;
-	L->opt.ib_dev = o->ib_dev;
-	L->opt.ib_port = o->ib_port;
-	L->opt.gid_index = o->gid_index;
-	L->opt.mtu = o->mtu;
-	L->opt.qp_timeout = o->qp_timeout;
-	L->opt.sl = o->sl;
-	L->opt.tclass = o->tclass;
-	L->opt.timeout_s = o->timeout_s;
-	L->opt.numa_node = o->numa_node;
-	L->opt.no_numa = o->no_numa;
-	L->opt.verbose = o->verbose;
-	L->opt.clock = o->clock;
-	L->opt.warmup_s = 0;
+	options_inherit(&L->opt, o);
 	return 0;
 }
 
@@ -97,8 +86,10 @@ static void load_interval(void *arg, struct rb_session *s, const struct rb_measu
 		int cap = L->cap ? 2 * L->cap : 1024;
 		struct load_ivl *iv = realloc(L->iv, (size_t)cap * sizeof(*iv));
 
-		if (!iv)
+		if (!iv) {	/* the window's figures would fall short: none at all */
+			L->lost = true;
 			return;
+		}
 		L->iv = iv;
 		L->cap = cap;
 	}
@@ -214,6 +205,7 @@ static void load_link(struct rb_session *s, struct loadrun *L)
 				    .halt = &L->halt, .avoid = &L->avoid, .on_interval = load_interval };
 	L->halt = L->started = L->finished = L->rc = 0;
 	L->niv = 0;
+	L->lost = false;
 	L->cpu = -1;
 }
 
@@ -300,7 +292,9 @@ static void load_figures_set(struct loadrun *L, uint64_t start_ns, uint64_t end_
 	double bytes = load_window_bytes(L->iv, L->niv, start_ns, end_ns);
 
 	L->fig.cpu = L->cpu;
-	if (end_ns <= start_ns || !L->niv)
+	if (L->lost)
+		log_warn("--load: out of memory for the load's intervals: its figures are not measured");
+	if (end_ns <= start_ns || !L->niv || L->lost)
 		return;
 	L->fig.bytes = round(bytes);
 	L->fig.msgs = round(bytes / (double)L->opt.size);

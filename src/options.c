@@ -820,6 +820,23 @@ static bool opt_listed(const struct opt_desc *d, const struct rb_bench *b)
 	return d->help && (!d->feature || (bench_features(b) & d->feature));
 }
 
+void options_inherit(struct rb_options *load, const struct rb_options *o)
+{
+	load->ib_dev = o->ib_dev;
+	load->ib_port = o->ib_port;
+	load->gid_index = o->gid_index;
+	load->mtu = o->mtu;
+	load->qp_timeout = o->qp_timeout;
+	load->sl = o->sl;
+	load->tclass = o->tclass;
+	load->timeout_s = o->timeout_s;
+	load->numa_node = o->numa_node;
+	load->no_numa = o->no_numa;
+	load->verbose = o->verbose;
+	load->clock = o->clock;
+	load->warmup_s = 0;
+}
+
 void options_usage(const struct rb_bench *b, FILE *f)
 {
 	fprintf(f, "Usage: %s [OPTIONS]          run the server\n"

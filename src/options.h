@@ -99,6 +99,10 @@ enum { RB_EXIT_OK = 0, RB_EXIT_RUNTIME = 1, RB_EXIT_USAGE = 2 };
  */
 int options_parse(int argc, char **argv, const struct rb_bench *b, struct rb_options *o);
 void options_usage(const struct rb_bench *b, FILE *f);
+/* A background load's options (--load, rb_mpi --background) take the
+ * measuring test's device, path and placement settings and its --timeout,
+ * --verbose and clock, with no warm-up. */
+void options_inherit(struct rb_options *load, const struct rb_options *o);
 
 /* perftest's inline default of b's sends/writes on tr (qp.c asks for it). */
 uint32_t options_inline_default(const struct rb_bench *b, enum rb_transport tr);

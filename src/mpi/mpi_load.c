@@ -133,20 +133,8 @@ static int load_options(struct mpi_job *job)
 	snprintf(size, sizeof(size), "%llu", (unsigned long long)ld->size);
 	if (options_parse(4, argv, ld->bench, &ld->opt))
 		return mpi_usage_error("--background", ld->bench->name, "cannot run with these options");
-	ld->opt.ib_dev = o->ib_dev;
-	ld->opt.ib_port = o->ib_port;
-	ld->opt.gid_index = o->gid_index;
-	ld->opt.mtu = o->mtu;
-	ld->opt.qp_timeout = o->qp_timeout;
-	ld->opt.sl = o->sl;
-	ld->opt.tclass = o->tclass;
-	ld->opt.timeout_s = o->timeout_s;
-	ld->opt.numa_node = o->numa_node;
-	ld->opt.no_numa = o->no_numa;
-	ld->opt.verbose = o->verbose;
+	options_inherit(&ld->opt, o);
 	ld->opt.events = o->events;
-	ld->opt.clock = o->clock;
-	ld->opt.warmup_s = 0;
 	report_define(&ld->cols, &cols_of);
 	ld->bw_col = -1;
 	for (int i = 0; i < ld->cols.nall; i++)
