@@ -531,6 +531,13 @@ Both sides must give the same list.
 [lat,all] Write the latency histogram (its non-empty buckets) as CSV to FILE:
 [lat,all] lower_ns, upper_ns, count, cumulative_fraction; in a sweep one file per size.
 [lat,all] Its sidecar FILE.meta.json says the test, size, which latency and the unit (ns).
+[lat,all] With
+[lat,all] .BR \-\-load\-compare ,
+[lat,all] one file per repetition (and for
+[lat,all] .BR \-\-raw ),
+[lat,all] its phase and number before the extension: hist\-idle\-1.csv,
+[lat,all] hist\-loaded\-1.csv, hist\-idle\-2.csv and so on; the sidecar's
+[lat,all] load_phase says which.
 [bw] Bandwidth benchmarks record no latencies and write no histogram.
 [all] Bandwidth benchmarks write none.
 @raw

@@ -883,17 +883,24 @@ void report_interval_done(struct report *r, const struct rb_session *s)
 }
 
 /* In a sweep, "hist.csv" becomes "hist-65536.csv". */
+/* A -H or --raw file's path for this size (-a: PATH-SIZE.csv) and, with
+ * --load-compare, this repetition (PATH-idle-1.csv, PATH-loaded-1.csv,
+ * ...): one file each, none overwritten. */
 static void size_path(const char *path, const struct rb_session *s, char *buf, size_t len)
 {
 	const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+	char sfx[64] = "";
+	int n = 0;
 
-	if (!s->opt->all)
-		snprintf(buf, len, "%s", path);
-	else if (dot && (!slash || dot > slash))
-		snprintf(buf, len, "%.*s-%llu%s", (int)(dot - path), path,
-			 (unsigned long long)s->size, dot);
+	if (s->opt->all)
+		n = snprintf(sfx, sizeof(sfx), "-%llu", (unsigned long long)s->size);
+	if (s->opt->load.compare)
+		snprintf(sfx + n, sizeof(sfx) - (size_t)n, "-%s-%u",
+			 load_compare_loaded(s->load_rep) ? "loaded" : "idle", s->load_rep / 2 + 1);
+	if (dot && (!slash || dot > slash))
+		snprintf(buf, len, "%.*s%s%s", (int)(dot - path), path, sfx, dot);
 	else
-		snprintf(buf, len, "%s-%llu", path, (unsigned long long)s->size);
+		snprintf(buf, len, "%s%s", path, sfx);
 }
 
 static const struct out_col raw_cols[] = {
@@ -929,6 +936,8 @@ static int write_file_meta(const char *path, const struct rb_session *s, const c
 	out_meta_str(o, "latency", "Latency", s->bench->lat_divisor == 2 ?
 		     "one-way = round trip / 2" : "round trip of one operation");
 	out_meta_str(o, "unit", "Unit", "ns");
+	if (s->load)
+		out_meta_str(o, "load_phase", "Load", s->load_on ? load_bench_name(s->opt->load_bench) : "none (idle)");
 	out_begin(o, title, cols, ncols);
 	out_end(o, "complete", NULL);
 	return err;

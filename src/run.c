@@ -585,6 +585,7 @@ static int run_reps(struct rb_session *s, struct report *r, bool *partial)
 
 	for (unsigned k = 0; k < reps && !err && !*partial; k++) {
 		s->load_on = s->load && (!s->opt->load.compare || load_compare_loaded(k));
+		s->load_rep = k;
 		err = run_size(s, r, partial);
 	}
 	return err;

@@ -98,6 +98,7 @@ struct rb_session {
 	 * load_on: the current repetition runs loaded (--load-compare) */
 	struct loadrun *load;
 	bool load_on;
+	unsigned load_rep;          /* --load-compare: the repetition, from 0 */
 };
 
 struct rb_measure {

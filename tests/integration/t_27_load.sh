@@ -67,15 +67,20 @@ EOF2
 fi
 
 # ---- 3: --load-compare: idle and loaded rows in turn, ratios ----
-rb_csv "load compare" rb_write_lat "-s 64 -n 400 --load=write_bw --load-size=64K --load-compare" &&
+rb_csv "load compare" rb_write_lat "-s 64 -n 400 --load=write_bw --load-size=64K --load-compare" \
+	"-H \$RB_CASE_DIR/h.csv" &&
 	rb_check "$(rb_file client.csv)" \
 		"status == 'complete' and len(rows) == 6" \
 		"[x['phase'] for x in rows] == ['idle', 'loaded'] * 3" \
 		"all(x['load_bw_mibps'] is None and x['ratio_p50'] is None and x['ratio_p99'] is None for x in rows[0::2])" \
 		"all(x['load_bw_mibps'] > 0 for x in rows[1::2])" \
 		"all(close(b['ratio_p50'], b['lat_p50_us'] / a['lat_p50_us']) and close(b['ratio_p99'], b['lat_p99_us'] / a['lat_p99_us']) for a, b in zip(rows[0::2], rows[1::2]))" \
-		"meta['load_compare_reps'] == 6"
-tap_ok $? "rb_write_lat --load-compare: idle and loaded rows interleaved, each loaded row's ratios to the idle one before it"
+		"meta['load_compare_reps'] == 6" &&
+	ls "$(rb_file h-idle-1.csv)" "$(rb_file h-idle-2.csv)" "$(rb_file h-idle-3.csv)" \
+		"$(rb_file h-loaded-1.csv)" "$(rb_file h-loaded-2.csv)" "$(rb_file h-loaded-3.csv)" >/dev/null &&
+	rb_check "$(rb_file h-idle-2.csv)" "meta['load_phase'] == 'none (idle)'" "hist('$(rb_file h-idle-2.csv)', 400)" \
+		-- "$(rb_file h-loaded-3.csv)" "meta['load_phase'] == 'write_bw'" "hist('$(rb_file h-loaded-3.csv)', 400)"
+tap_ok $? "rb_write_lat --load-compare: idle and loaded rows interleaved, each loaded row's ratios to the idle one before it; -H: one histogram per repetition (h-idle-1 .. h-loaded-3.csv), its phase in the sidecar"
 tap_diag "write_lat idle/loaded p50: $(python3 -c "
 import csv,sys
 r=[x for x in csv.DictReader(l for l in open('$(rb_file client.csv)') if not l.startswith('#'))]
