@@ -5,6 +5,11 @@
 # "# FILE: N s" line and all of them in a "# times:" line at the end.  Exits 0
 # only when all cases passed.
 #
+# RB_PART (globs): only the files that also match these, the share of one
+# boot (tests/rxe.sh: t_0* t_1* t_2*; tests/rxe-robust.sh: t_3* t_4* t_5*;
+# tests/rxe-mpi.sh: t_6* and later), so that CI can run those boots side
+# by side while RB_TESTS still picks the files a person asks for.
+#
 # RB_SAN_BIN, a sanitizer build (configure --enable-sanitizers): the files
 # of tests/integration matching RB_SAN_TESTS (default 't_1[0-9]_*.sh', the
 # benchmark cases; not those of tests/numa, tests/cpus... named in RB_TESTS) run
@@ -132,9 +137,14 @@ pats=(${RB_TESTS:-t_*.sh})
 set +f
 for pat in "${pats[@]}"; do
 	for f in "$here"/$pat; do
-		[ -f "$f" ] && files+=("$f")
+		[ -f "$f" ] || continue
+		[ -z "${RB_PART:-}" ] || matches "$(basename "$f")" "$RB_PART" && files+=("$f")
 	done
 done
+if [ -n "${RB_PART:-}" ] && ((${#files[@]} == 0)); then
+	echo "1..0 # SKIP no case file both in RB_PART ($RB_PART) and in RB_TESTS (${RB_TESTS:-t_*.sh})"
+	exit 0
+fi
 beside=()
 if [ -n "${RB_BESIDE:-}" ]; then
 	: "${RB_ALONE=t_[2-9]*.sh}"

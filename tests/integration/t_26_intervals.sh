@@ -6,6 +6,27 @@
 # window, and their messages and bytes add up to the whole-run row's
 # exactly.  Never an absolute speed: counts, sums and ratios.
 
+# ---- memory stays flat: peak RSS at 6 s and at 60 s of one run ----
+# (the issue asks 10 min against 10 s; 60 s against 6 s here, 0.1 s
+# intervals so that ~570 rows stream out.)  Its 60 s are mostly waiting, so
+# it starts first, on a port of its own, and the cases below run meanwhile;
+# the -W counters case, which reads the device-wide packet counter, comes
+# after it has ended.  (Its limit is 300 s, not 120: the cases between
+# take 40-130 s.)
+hwm() { awk '/^VmHWM/ { print $2 }' "/proc/$1/status"; }
+rss_child() { pgrep -P "$(cat "$rss_dir/$1.pid")" | head -1; }
+rb_case "run_infinitely rss"
+rss_dir=$RB_CASE_DIR rss_t0=$SECONDS rss_port=18532
+RB_PAIR_TIMEOUT=300 rb_start server "$(rb_cmd rb_write_bw) -p $rss_port -s 1024 --run_infinitely --timeout 20"
+wait_listen "$rss_port"
+RB_PAIR_TIMEOUT=300 rb_start client "$(rb_cmd rb_write_bw) -p $rss_port -s 1024 --run_infinitely --timeout 20 --interval=0.1 \"\$RB_IP\""
+# rss_at SECONDS: the client's peak RSS once SECONDS have passed since it started
+rss_at() {
+	local left=$(($1 - (SECONDS - rss_t0)))
+	((left > 0)) && sleep "$left"
+	hwm "$(rss_child client)"
+}
+
 # ---- 5 s with --interval=1: 5 intervals (+-1), bytes add up ----
 rb_csv "interval 1s write_bw" rb_write_bw "-s 4096 -t 32 -D 6 --warmup-time 1 --interval=1" &&
 	rb_check "$(rb_file client.csv)" \
@@ -18,6 +39,7 @@ rb_csv "interval 1s write_bw" rb_write_bw "-s 4096 -t 32 -D 6 --warmup-time 1 --
 		"close(rows[-2]['t_end_s'], rows[-1]['window_s'])" \
 		"all(x['t_end_s'] >= (int(x['t_start_s'] + 1e-9) + 1) - 1e-9 for x in rows[:-2])"
 tap_ok $? "rb_write_bw -D 6 --warmup-time 1 --interval=1: 4..6 intervals tiling the window, each ending past its 1 s grid point, messages and bytes add up to the total exactly"
+rss_short=$(rss_at 6)
 
 # ---- --interval=0.1 over 2 s, both sides of rb_send_bw ----
 # Boundaries are checked once per burst of posts: -t 8 keeps a burst
@@ -69,20 +91,6 @@ rb_bench "min-bw below" rb_write_bw "-s 4096 -t 32 -D 3 --warmup-time 0.5 --inte
 	! grep -q "below --min-bw" "$(rb_file client.err)"
 tap_ok $? "--min-bw=1Kb/s below the rate: exit 0, none below"
 
-# ---- per-interval -W counters against rxe's packet counter ----
-# sent_pkts counts requests when posted and ACKs (see t_50): a whole
-# interval's delta is M * (P + A) packets give or take the -t 32 messages
-# in flight at its edges.  The first interval's delta includes the warm-up.
-if [ -r "/sys/class/infiniband/$RB_DEV/ports/1/hw_counters/sent_pkts" ]; then
-	rb_csv "interval counters" rb_write_bw "-s 4096 -t 32 -D 4 --warmup-time 0.5 --interval=1 -W sent_pkts" &&
-		rb_check "$(rb_file client.csv)" "status == 'complete' and len(rows) >= 4" \
-			"all(abs(x['ctr_sent_pkts'] / (4 + 1) - x['iterations']) <= 32 + 0.02 * x['iterations'] for x in rows[1:-2])" \
-			"4096 // 1024 == 4"
-	tap_ok $? "rb_write_bw --interval=1 -W sent_pkts: each inner interval's messages agree with rxe's packets (P=4 + A=1 each, +-32 in flight)"
-else
-	tap_skip "interval counters" "no hw_counters/sent_pkts on $RB_DEV"
-fi
-
 # ---- --run_infinitely: a stopped peer shows as a dip; SIGINT ends it ----
 # rxe's RDMA writes land without the peer process: the receiver of sends
 # has to repost, so stopping it stalls the sender (RNR) for as long.
@@ -122,28 +130,6 @@ fi
 	-- "$(rb_file server.csv)" "status == 'complete'"
 tap_ok $? "--run_infinitely --interval=0.5: the peer stopped 2.5 s shows as >= 3 intervals under 20 % of the median, traffic resumes, SIGINT ends both with exit 0 and status complete"
 
-# ---- memory stays flat: peak RSS at 6 s and at 60 s of one run ----
-# (the issue asks 10 min against 10 s; 60 s against 6 s here, 0.1 s
-# intervals so that ~570 rows stream out)
-hwm() { awk '/^VmHWM/ { print $2 }' "/proc/$1/status"; }
-rb_case "run_infinitely rss"
-rb_start server "$(rb_cmd rb_write_bw) -s 1024 --run_infinitely --timeout 20"
-wait_listen 18515
-rb_start client "$(rb_cmd rb_write_bw) -s 1024 --run_infinitely --timeout 20 --interval=0.1 \"\$RB_IP\""
-st=1
-sleep 6
-cpid=$(rb_child client)
-short=$(hwm "$cpid")
-sleep 54
-long=$(hwm "$cpid")
-kill -INT "$cpid"
-rb_wait client server && st=0
-tap_diag "client VmHWM: $short kB at ~6 s, $long kB at ~60 s; $(grep -c . "$(rb_file client.out)") lines out"
-[ "$st" = 0 ] && [ -n "$short" ] && [ -n "$long" ] &&
-	awk -v a="$short" -v b="$long" 'BEGIN { exit !(b <= a * 1.03) }' &&
-	[ "$(grep -c . "$(rb_file client.out)")" -gt 300 ]
-tap_ok $? "--run_infinitely --interval=0.1: peak RSS at 60 s within 3 % of that at 6 s ($short -> $long kB), rows streamed"
-
 # ---- bad values: usage errors naming the option ----
 for v in 0 -1 abc; do
 	usage_case "--interval" rb_write_bw --interval="$v" 127.0.0.1
@@ -155,3 +141,29 @@ usage_case "--min-bw: '10Gbit'" rb_write_bw --interval=1 --min-bw=10Gbit 127.0.0
 tap_ok $? "--min-bw without a known unit: usage error naming the value"
 usage_case "--run_infinitely .* drop -D" rb_write_bw --run_infinitely -D 5 127.0.0.1
 tap_ok $? "--run_infinitely with -D: usage error"
+
+# ---- memory stays flat (started at the top): the reading at 60 s ----
+rss_long=$(rss_at 60)
+RB_CASE_DIR=$rss_dir
+kill -INT "$(rss_child client)"
+st=1
+rb_wait client server && st=0
+tap_diag "client VmHWM: $rss_short kB at ~6 s, $rss_long kB at ~60 s ($((SECONDS - rss_t0)) s); $(grep -c . "$(rb_file client.out)") lines out"
+[ "$st" = 0 ] && [ -n "$rss_short" ] && [ -n "$rss_long" ] &&
+	awk -v a="$rss_short" -v b="$rss_long" 'BEGIN { exit !(b <= a * 1.03) }' &&
+	[ "$(grep -c . "$(rb_file client.out)")" -gt 300 ]
+tap_ok $? "--run_infinitely --interval=0.1: peak RSS at 60 s within 3 % of that at 6 s ($rss_short -> $rss_long kB), rows streamed"
+
+# ---- per-interval -W counters against rxe's packet counter ----
+# sent_pkts counts requests when posted and ACKs (see t_50): a whole
+# interval's delta is M * (P + A) packets give or take the -t 32 messages
+# in flight at its edges.  The first interval's delta includes the warm-up.
+if [ -r "/sys/class/infiniband/$RB_DEV/ports/1/hw_counters/sent_pkts" ]; then
+	rb_csv "interval counters" rb_write_bw "-s 4096 -t 32 -D 4 --warmup-time 0.5 --interval=1 -W sent_pkts" &&
+		rb_check "$(rb_file client.csv)" "status == 'complete' and len(rows) >= 4" \
+			"all(abs(x['ctr_sent_pkts'] / (4 + 1) - x['iterations']) <= 32 + 0.02 * x['iterations'] for x in rows[1:-2])" \
+			"4096 // 1024 == 4"
+	tap_ok $? "rb_write_bw --interval=1 -W sent_pkts: each inner interval's messages agree with rxe's packets (P=4 + A=1 each, +-32 in flight)"
+else
+	tap_skip "interval counters" "no hw_counters/sent_pkts on $RB_DEV"
+fi
