@@ -491,5 +491,13 @@ else
 	ok $? "rb-heatmap, 256 ranks on 4 switches: one cell per switch pair, sw1's slow uplinks the outliers (status $st)"
 fi
 
+# --- rb-testbed: its own options (no guest is booted for these) ---
+run bash "$top_srcdir/scripts/rb-testbed" --tcg bogus -- true
+[ "$st" = 2 ] && grep -q -- "--tcg: single or multi, not 'bogus'" "$tmp/err"
+ok $? "rb-testbed --tcg bogus: exit 2 naming --tcg and what it takes (status $st)"
+run bash "$top_srcdir/scripts/rb-testbed" --help
+[ "$st" = 0 ] && grep -q -- '--tcg single|multi' "$tmp/out" && grep -q -- '--aslr' "$tmp/out"
+ok $? "rb-testbed --help: --tcg and --aslr listed (status $st)"
+
 echo "1..$n"
 [ "$failed" = 0 ]
