@@ -209,8 +209,10 @@ num_gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; }
 #   rb_mpi_signal NAME SIG DELAY 'CMD'
 #                             CMD (bash -c: a job of rb_mpi ranks) in the
 #                             background under `timeout 120` (job.out,
-#                             job.err); DELAY s after its third rb_mpi
-#                             process appears, signal SIG to that rank, then
+#                             job.err); DELAY s after its links move data
+#                             (the device's sent_pkts grew by 1000; without
+#                             that counter, once its third rb_mpi process
+#                             appears), signal SIG to that third rank, then
 #                             wait for the job.  Sets RB_VICTIM (the pid; ""
 #                             if none appeared), RB_JOB_RC, RB_JOB_TOOK (s from
 #                             the signal to the end).  Kills a victim left over.
@@ -504,16 +506,28 @@ rb_job() {
 	return 1
 }
 
+# rb_sent_pkts: the device's sent_pkts counter (rxe), or nothing
+rb_sent_pkts() { cat "/sys/class/infiniband/$RB_DEV/ports/1/hw_counters/sent_pkts" 2>/dev/null; }
+
 rb_mpi_signal() {
-	local pid t0
+	local pid t0 c0
 	rb_case "$1"
 	timeout -k 5 120 bash -c "$4" >"$RB_CASE_DIR/job.out" 2>"$RB_CASE_DIR/job.err" </dev/null &
 	pid=$!
-	RB_VICTIM=""
+	RB_VICTIM="" c0=$(rb_sent_pkts)
 	for _ in $(seq 100); do
 		sleep 0.2
 		RB_VICTIM=$(pgrep -x rb_mpi | sed -n 3p)
 		[ -n "$RB_VICTIM" ] && break
+	done
+	# mid-run: once the links move data (the device's sent_pkts, where it
+	# has one: a loaded guest took over 4 s to get from the ranks' start
+	# through MPI_Init, and a rank signalled there ends or hangs the job
+	# before rb_mpi's own deadlines apply), at most 60 s
+	for _ in $(seq 300); do
+		[ -n "$c0" ] && [ -n "$RB_VICTIM" ] || break
+		(($(rb_sent_pkts) > c0 + 1000)) && break
+		sleep 0.2
 	done
 	sleep "$3"
 	t0=$SECONDS
