@@ -623,10 +623,14 @@ Not with
 [lat,all] .B \-Q
 [lat,all] batch, which a window of a few ms rounds),
 [lat,all] .BR load_bytes ,
-[lat,all] .B load_msgs
-[lat,all] and
+[lat,all] .BR load_msgs ,
 [lat,all] .B load_cpu
-[lat,all] (this side's load thread); the metadata names the load.
+[lat,all] (this side's load thread), and the load's whole run:
+[lat,all] .B load_run_s
+[lat,all] (its first interval's start to its last one's end, its last
+[lat,all] messages drained after the halt) and
+[lat,all] .B load_run_bytes
+[lat,all] (all it completed; at least the window's share); the metadata names the load.
 [lat,all] Both sides must give the same load options (else both exit 1 naming them).
 [lat,all] The load failing during the run fails the run (exit 1).
 [lat,all] Not with

@@ -96,3 +96,12 @@ double load_window_bytes(const struct load_ivl *iv, int n, uint64_t start_ns, ui
 	}
 	return bytes;
 }
+
+double load_run_bytes(const struct load_ivl *iv, int n)
+{
+	double bytes = 0;
+
+	for (int i = 0; i < n; i++)
+		bytes += (double)iv[i].bytes;
+	return bytes;
+}

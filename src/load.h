@@ -1,8 +1,8 @@
 /*
  * Latency under load (issue 21): the pure rules of --load, --load-size,
  * --load-qps and --load-compare, with no verbs calls, so that they are unit
- * tested.  The driver that runs the load (an embedded session on its own
- * channel, QPs, thread and CPU) is to use these; it is not wired yet.
+ * tested.  src/loadrun.c runs the load (an embedded session on its own
+ * channel, QPs, thread and CPU) with them.
  */
 #ifndef RB_LOAD_H
 #define RB_LOAD_H
@@ -58,5 +58,7 @@ struct load_ivl {
  * divided by the window.
  */
 double load_window_bytes(const struct load_ivl *iv, int n, uint64_t start_ns, uint64_t end_ns);
+/* The load's bytes over all its intervals (its whole run). */
+double load_run_bytes(const struct load_ivl *iv, int n);
 
 #endif

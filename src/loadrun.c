@@ -252,7 +252,8 @@ int loadrun_start(struct rb_session *s)
 	int err;
 
 	L->fig = (struct load_figures){ .loaded = s->load_on, .bytes = NAN, .msgs = NAN,
-					.bw_mibps = NAN, .cpu = -1 };
+					.bw_mibps = NAN, .run_s = NAN, .run_bytes = NAN,
+					.cpu = -1 };
 	if (!s->load_on)
 		return 0;
 	err = load_connect(s, L);
@@ -299,6 +300,8 @@ static void load_figures_set(struct loadrun *L, uint64_t start_ns, uint64_t end_
 	L->fig.bytes = round(bytes);
 	L->fig.msgs = round(bytes / (double)L->opt.size);
 	L->fig.bw_mibps = bytes / ((double)(end_ns - start_ns) / 1e9) / 1048576.0;
+	L->fig.run_s = (double)(L->iv[L->niv - 1].end_ns - L->iv[0].start_ns) / 1e9;
+	L->fig.run_bytes = load_run_bytes(L->iv, L->niv);
 }
 
 int loadrun_stop(struct rb_session *s, uint64_t start_ns, uint64_t end_ns)

@@ -24,11 +24,14 @@ struct loadrun;
 /* Load messages from this size on are counted one by one (-Q 1). */
 #define LOADRUN_EXACT_SIZE 4096u
 
-/* One repetition's load figures (in the latency window; NaN: not
- * measured on this side or the repetition ran idle). */
+/* One repetition's load figures (in the latency window, and over the
+ * load's whole run: its first interval's start to its last one's end, the
+ * last messages drained; NaN: not measured on this side or the repetition
+ * ran idle). */
 struct load_figures {
 	bool loaded;
 	double bytes, msgs, bw_mibps;
+	double run_s, run_bytes;
 	int cpu;                    /* the load thread's CPU, -1: none or not known */
 };
 

@@ -105,8 +105,9 @@ static const struct col_def val_cols[] = {
 
 enum { VAL_CHECKED, VAL_ERRORS, VAL_FIRST_MSG, VAL_FIRST_QP, VAL_FIRST_OFF, VAL_NCOLS };
 
-/* --load: the load's name, size, QPs and its figures in the latency window
- * (NaN in an idle repetition); --load-compare: the phase, then a ratio
+/* --load: the load's name, size, QPs and its figures in the latency window,
+ * then over its whole run, from its first interval to its last (NaN in an
+ * idle repetition); --load-compare: the phase, then a ratio
  * loaded/idle per percentile (ratio_cols). */
 static const struct col_def load_cols[] = {
 	{ "load", "load", OUT_STR, 0, SHOW_ALL },
@@ -116,11 +117,13 @@ static const struct col_def load_cols[] = {
 	{ "load_bytes", "load bytes", OUT_DOUBLE, 0, SHOW_MACHINE },
 	{ "load_msgs", "load msgs", OUT_DOUBLE, 0, SHOW_MACHINE },
 	{ "load_cpu", "load CPU", OUT_DOUBLE, 0, SHOW_MACHINE },
+	{ "load_run_s", "load run[s]", OUT_DOUBLE, 3, SHOW_MACHINE },
+	{ "load_run_bytes", "load run bytes", OUT_DOUBLE, 0, SHOW_MACHINE },
 	{ "phase", "phase", OUT_STR, 0, SHOW_ALL },
 };
 
 enum { LOADC_NAME, LOADC_SIZE, LOADC_QPS, LOADC_BW, LOADC_BYTES, LOADC_MSGS, LOADC_CPU,
-       LOADC_NCOLS, LOADC_PHASE = LOADC_NCOLS, LOADC_COMPARE_NCOLS };
+       LOADC_RUN_S, LOADC_RUN_BYTES, LOADC_NCOLS, LOADC_PHASE = LOADC_NCOLS, LOADC_COMPARE_NCOLS };
 
 /* Machine formats keep every digit a test may recompute (1e-9 relative). */
 #define MACHINE_PRECISION 9
@@ -769,6 +772,8 @@ void report_load(struct report *r, const struct rb_session *s, const struct load
 	c[LOADC_BYTES].d = s->is_client || !peer ? f->bytes : p[LOADC_BYTES].d;
 	c[LOADC_MSGS].d = s->is_client || !peer ? f->msgs : p[LOADC_MSGS].d;
 	c[LOADC_CPU].d = f->cpu >= 0 ? f->cpu : NAN;
+	c[LOADC_RUN_S].d = s->is_client || !peer ? f->run_s : p[LOADC_RUN_S].d;
+	c[LOADC_RUN_BYTES].d = s->is_client || !peer ? f->run_bytes : p[LOADC_RUN_BYTES].d;
 	if (!o->load.compare || !peer)
 		return;
 	c[LOADC_PHASE].s = f->loaded ? "loaded" : "idle";

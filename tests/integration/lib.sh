@@ -506,15 +506,21 @@ rb_job() {
 	return 1
 }
 
-# rb_sent_pkts: the device's sent_pkts counter (rxe), or nothing
-rb_sent_pkts() { cat "/sys/class/infiniband/$RB_DEV/ports/1/hw_counters/sent_pkts" 2>/dev/null; }
+# rb_hw_counter NAME: a port counter of $RB_DEV (hw_counters/NAME, or
+# counters/NAME), empty when the device lacks it.
+rb_hw_counter() {
+	local p=/sys/class/infiniband/$RB_DEV/ports/1 f
+	for f in "$p/hw_counters/$1" "$p/counters/$1"; do
+		[ -r "$f" ] && { cat "$f"; return; }
+	done
+}
 
 rb_mpi_signal() {
 	local pid t0 c0
 	rb_case "$1"
 	timeout -k 5 120 bash -c "$4" >"$RB_CASE_DIR/job.out" 2>"$RB_CASE_DIR/job.err" </dev/null &
 	pid=$!
-	RB_VICTIM="" c0=$(rb_sent_pkts)
+	RB_VICTIM="" c0=$(rb_hw_counter sent_pkts)
 	for _ in $(seq 100); do
 		sleep 0.2
 		RB_VICTIM=$(pgrep -x rb_mpi | sed -n 3p)
@@ -526,7 +532,7 @@ rb_mpi_signal() {
 	# before rb_mpi's own deadlines apply), at most 60 s
 	for _ in $(seq 300); do
 		[ -n "$c0" ] && [ -n "$RB_VICTIM" ] || break
-		(($(rb_sent_pkts) > c0 + 1000)) && break
+		(($(rb_hw_counter sent_pkts) > c0 + 1000)) && break
 		sleep 0.2
 	done
 	sleep "$3"

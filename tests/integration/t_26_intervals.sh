@@ -14,7 +14,9 @@
 # after it has ended.  (Its limit is 300 s, not 120: the cases between
 # take 40-130 s.)
 hwm() { awk '/^VmHWM/ { print $2 }' "/proc/$1/status"; }
-rss_child() { pgrep -P "$(cat "$rss_dir/$1.pid")" | head -1; }
+# rb_child SIDE [DIR]: the benchmark under rb_start's SIDE (its timeout's
+# child), in the case folder DIR (default: this case's).
+rb_child() { pgrep -P "$(cat "${2:-$RB_CASE_DIR}/$1.pid")" | head -1; }
 rb_case "run_infinitely rss"
 rss_dir=$RB_CASE_DIR rss_t0=$SECONDS rss_port=18532
 RB_PAIR_TIMEOUT=300 rb_start server "$(rb_cmd rb_write_bw) -p $rss_port -s 1024 --run_infinitely --timeout 20"
@@ -24,7 +26,7 @@ RB_PAIR_TIMEOUT=300 rb_start client "$(rb_cmd rb_write_bw) -p $rss_port -s 1024 
 rss_at() {
 	local left=$(($1 - (SECONDS - rss_t0)))
 	((left > 0)) && sleep "$left"
-	hwm "$(rss_child client)"
+	hwm "$(rb_child client "$rss_dir")"
 }
 
 # ---- 5 s with --interval=1: 5 intervals (+-1), bytes add up ----
@@ -94,7 +96,6 @@ tap_ok $? "--min-bw=1Kb/s below the rate: exit 0, none below"
 # ---- --run_infinitely: a stopped peer shows as a dip; SIGINT ends it ----
 # rxe's RDMA writes land without the peer process: the receiver of sends
 # has to repost, so stopping it stalls the sender (RNR) for as long.
-rb_child() { pgrep -P "$(cat "$RB_CASE_DIR/$1.pid")" | head -1; }
 rows_at_least() {  # FILE N DEADLINE_S: wait until FILE has N interval rows
 	local t
 	for ((t = 0; t < $3 * 10; t++)); do
@@ -145,7 +146,7 @@ tap_ok $? "--run_infinitely with -D: usage error"
 # ---- memory stays flat (started at the top): the reading at 60 s ----
 rss_long=$(rss_at 60)
 RB_CASE_DIR=$rss_dir
-kill -INT "$(rss_child client)"
+kill -INT "$(rb_child client)"
 st=1
 rb_wait client server && st=0
 tap_diag "client VmHWM: $rss_short kB at ~6 s, $rss_long kB at ~60 s ($((SECONDS - rss_t0)) s); $(grep -c . "$(rb_file client.out)") lines out"

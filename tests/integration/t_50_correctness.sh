@@ -69,15 +69,6 @@ lat_raw_case rb_read_lat 64
 
 # ---- bandwidth counters against the rxe port counters ----
 
-# hw_counter NAME: a port counter of $RB_DEV (hw_counters/NAME, or
-# counters/NAME), empty when this rxe lacks it.
-hw_counter() {
-	local p=/sys/class/infiniband/$RB_DEV/ports/1 f
-	for f in "$p/hw_counters/$1" "$p/counters/$1"; do
-		[ -r "$f" ] && { cat "$f"; return; }
-	done
-}
-
 # Both ends of the pair share one rxe device, so its counters see both
 # directions: sent_pkts counts the client's request packets AND the
 # server's acknowledgements (rcvd_pkts the same packets on arrival).  A
@@ -99,7 +90,7 @@ counter_case() {
 	local prog=$1 size=$2 iters=$3 mtu before after csvf st
 	csvf=$RB_TMP/$prog-counters.csv
 	mtu=$(ibv_devinfo -d "$RB_DEV" 2>/dev/null | awk '/active_mtu/ { print $2; exit }')
-	before=$(hw_counter sent_pkts)
+	before=$(rb_hw_counter sent_pkts)
 	if [ -z "$before" ] || [ -z "$mtu" ]; then
 		tap_skip "$prog: messages and bytes agree with the rxe packet counters" \
 			"no hw_counters/sent_pkts or active MTU on $RB_DEV"
@@ -108,7 +99,7 @@ counter_case() {
 	rb_pair "$prog counters" "$RB_BIN/$prog $RB_DEV_ARGS -s $size -n $iters" \
 		"$RB_BIN/$prog $RB_DEV_ARGS -s $size -n $iters --csv=$csvf $RB_IP"
 	st=$?
-	after=$(hw_counter sent_pkts)
+	after=$(rb_hw_counter sent_pkts)
 	python3 - "$csvf" "$size" "$mtu" "$before" "$after" >"$RB_TMP/$prog-counters.check" <<'EOF'
 import csv, math, sys
 path, size, mtu, before, after = sys.argv[1], *map(int, sys.argv[2:])
@@ -127,7 +118,7 @@ EOF
 		tap_ok 1 "$prog: messages and bytes agree with the rxe packet counters"
 		return
 	fi
-	tap_diag "$prog -s $size: counters $(for c in sent_pkts rcvd_pkts duplicate_request send_rnr_err rcvd_rnr_err completer_retry_err rdma_sends rdma_recvs; do printf '%s=%s ' $c "$(hw_counter $c)"; done)"
+	tap_diag "$prog -s $size: counters $(for c in sent_pkts rcvd_pkts duplicate_request send_rnr_err rcvd_rnr_err completer_retry_err rdma_sends rdma_recvs; do printf '%s=%s ' $c "$(rb_hw_counter $c)"; done)"
 	while read -r status name got want detail; do
 		[ "$status" = ok ]
 		tap_ok $? "$prog -s $size: $name counted ($got) within 1 % of the rxe counters ($want; $detail)"

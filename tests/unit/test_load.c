@@ -73,6 +73,9 @@ static void test_window(void)
 	is_near(load_window_bytes(iv, 4, 50, 250), 500 + 2000 + 1500, 1e-12, "shares at both ends");
 	is_near(load_window_bytes(iv, 4, 400, 500), 0, 1e-12, "after the load");
 	is_near(load_window_bytes(iv, 0, 0, 300), 0, 1e-12, "no interval");
+	is_near(load_run_bytes(iv, 4), 6077, 1e-12, "the whole run: every interval, an empty one's bytes too");
+	is_near(load_run_bytes(iv, 0), 0, 1e-12, "the whole run: no interval");
+	ok(load_window_bytes(iv, 4, 0, 1000) <= load_run_bytes(iv, 4), "a window holds at most the run's bytes");
 }
 
 int main(void)
