@@ -608,7 +608,7 @@ Not with
 [lat,all] picks and offers it in the parameter exchange), in a thread of its own
 [lat,all] whose CPU is chosen apart from the latency loop's.
 [lat,all] It starts before the first latency sample (the latency loop waits for
-[lat,all] its window to open, within
+[lat,all] its window to open and, on the client, its first 10 ms interval to close, within
 [lat,all] .BR \-\-timeout )
 [lat,all] and is halted after the last one.
 [lat,all] The row carries the latency figures as always and the load's:

@@ -87,13 +87,15 @@ static void load_interval(void *arg, struct rb_session *s, const struct rb_measu
 		struct load_ivl *iv = realloc(L->iv, (size_t)cap * sizeof(*iv));
 
 		if (!iv) {	/* the window's figures would fall short: none at all */
-			L->lost = true;
+			__atomic_store_n(&L->lost, true, __ATOMIC_SEQ_CST);
 			return;
 		}
 		L->iv = iv;
 		L->cap = cap;
 	}
-	L->iv[L->niv++] = (struct load_ivl){ im->start_ns, im->end_ns, im->bytes };
+	L->iv[L->niv] = (struct load_ivl){ im->start_ns, im->end_ns, im->bytes };
+	/* load_await reads the count while this thread runs */
+	__atomic_store_n(&L->niv, L->niv + 1, __ATOMIC_RELEASE);
 }
 
 /* The load's own row: its figures are the intervals'. */
@@ -209,12 +211,25 @@ static void load_link(struct rb_session *s, struct loadrun *L)
 	L->cpu = -1;
 }
 
-/* The load's window opened, within --timeout (its setup, HELLO and QPs). */
+/* The load running, within --timeout (its setup, HELLO and QPs): its
+ * window opened and, on the client (whose load thread drives the traffic;
+ * a write or read load's server only waits), its first interval closed, so
+ * that it runs from before the first latency sample (its start callback
+ * comes just before its loop opens the window: the latency loop could
+ * otherwise start first, and the server's waits for the client's). */
+static bool load_running(const struct rb_session *s, struct loadrun *L)
+{
+	if (!__atomic_load_n(&L->started, __ATOMIC_SEQ_CST))
+		return false;
+	return !s->is_client || __atomic_load_n(&L->niv, __ATOMIC_ACQUIRE) > 0 ||
+	       __atomic_load_n(&L->lost, __ATOMIC_SEQ_CST);
+}
+
 static int load_await(struct rb_session *s, struct loadrun *L)
 {
 	uint64_t deadline = clock_now_ns() + (uint64_t)(s->opt->timeout_s * 1e9);
 
-	while (!__atomic_load_n(&L->started, __ATOMIC_SEQ_CST)) {
+	while (!load_running(s, L)) {
 		if (__atomic_load_n(&L->finished, __ATOMIC_SEQ_CST) || rb_stop ||
 		    clock_now_ns() > deadline) {
 			log_err("--load: the load (%s) did not start%s", L->name,

@@ -62,7 +62,7 @@ locks_watch() {
 		nl=${now//[^$'\n']/}
 		n=$((${#now} ? ${#nl} + 1 : 0))
 		[ "$n" -gt "$best" ] && best=$n && echo "$now" >"$1"
-		sleep 0.1
+		rb_nap 0.1
 	done
 }
 
@@ -166,7 +166,7 @@ hold() {
 		flock -n "$RB_LOCKS/cpu$c.0" sleep 600 &
 		holders+=($!)
 	done
-	sleep 0.5
+	rb_nap 0.5
 }
 unhold() {
 	kill "${holders[@]}" 2>/dev/null

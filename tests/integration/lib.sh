@@ -65,6 +65,33 @@ if [ -z "${RB_TMP:-}" ]; then
 fi
 RB_CASE_DIR=""
 
+# rb_nap SECONDS: sleep without starting a process (a read that times out on
+# a FIFO no one writes to; sleep(1) where there is none): the wait loops
+# poll often, and a process start costs ~50 ms of CPU under emulation.
+RB_NAP_FD=""
+mkfifo "$RB_TMP/nap.fifo" 2>/dev/null && exec {RB_NAP_FD}<>"$RB_TMP/nap.fifo"
+rb_nap() {
+	if [ -n "$RB_NAP_FD" ]; then
+		read -r -t "$1" -u "$RB_NAP_FD" _
+		return 0
+	fi
+	sleep "$1"
+}
+
+# rb_listening PORT: true when a TCP socket listens on PORT (/proc/net/tcp
+# and tcp6, read by the shell: no process started).
+rb_listening() {
+	local hex f l st
+	printf -v hex ':%04X' "$1"
+	for f in /proc/net/tcp /proc/net/tcp6; do
+		[ -r "$f" ] || continue
+		while read -r _ l _ st _; do
+			[[ $st == 0A && $l == *"$hex" ]] && return 0
+		done <"$f"
+	done
+	return 1
+}
+
 # The TAP counter lives in a file so that case files can run in subshells.
 tap_next() {
 	local n
@@ -95,14 +122,19 @@ tap_ok() {
 
 tap_skip() { echo "ok $(tap_next) - $1 # SKIP $2"; }
 
-# Wait (at most 10 s) for a TCP listener on port $1.
+# Wait (at most 10 s) for a TCP listener on port $1: looked for after 10,
+# 20, 40, 80 ms, then every 100 ms (a look reads every socket of the guest,
+# those in TIME_WAIT too: ~5 ms of CPU under emulation late in a run).
 wait_listen() {
-	local t
-	for ((t = 0; t < 100; t++)); do
-		ss -Hltn "sport = :$1" 2>/dev/null | grep -q . && return 0
-		sleep 0.1
+	local ms=10 waited=0 nap
+	while ((waited < 10000)); do
+		rb_listening "$1" && return 0
+		printf -v nap '0.%03d' "$ms"
+		rb_nap "$nap"
+		waited=$((waited + ms))
+		((ms < 100)) && ms=$((ms * 2 > 100 ? 100 : ms * 2))
 	done
-	return 1
+	rb_listening "$1"
 }
 
 rb_pair() {
@@ -179,8 +211,9 @@ num_gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; }
 #                             the results file FILE before it (CSV, CSV
 #                             histogram or raw samples, or JSON).  Otherwise
 #                             prints the first that does not, why, and the
-#                             rows, as "# " lines.  (One python3 per call: it
-#                             is slow to start under emulation.)
+#                             rows, as "# " lines.  (tests/integration/
+#                             rb_check.py: through run-all.sh's check server,
+#                             else a python3 per call.)
 #                             In EXPR: rows (list of dicts; numbers are int or
 #                             float, an empty field None), r (the only row, or
 #                             None), meta (dict), status, header (CSV columns),
@@ -312,184 +345,67 @@ usage_case() {
 	return 1
 }
 
+# python3 for the checks: Debian's, not a pyenv shim found first in PATH
+# (under emulation a shim takes ~30 s).
+RB_PY=/usr/bin/python3
+[ -x "$RB_PY" ] || RB_PY=python3
+
+# rb_check_serve: one python3 for all the checks of this run
+# (tests/integration/rb_check.py --serve, reading $RB_TMP/check.fifo), so
+# that a check costs no python3 start (~0.45 s of CPU each under emulation);
+# run-all.sh starts it and rb_check_stop ends it.  Without it rb_check
+# starts a python3 of its own.
+rb_check_serve() {
+	[ -n "$RB_NAP_FD" ] && mkfifo "$RB_TMP/check.fifo" || return 0
+	# held open (read-write: no wait for a reader) for the whole run: a
+	# request written before the server opened it is kept, not dropped
+	# with the last descriptor, and a gone server blocks no writer
+	exec {RB_CHECK_FD}<>"$RB_TMP/check.fifo"
+	"$RB_PY" -I -S "$top_srcdir/tests/integration/rb_check.py" --serve "$RB_TMP/check.fifo" \
+		</dev/null >"$RB_TMP/check.log" 2>&1 &
+	RB_CHECK_PID=$! RB_CHECK_FIFO=$RB_TMP/check.fifo
+}
+
+rb_check_stop() {
+	[ -n "${RB_CHECK_PID:-}" ] && kill "$RB_CHECK_PID" 2>/dev/null
+	[ -n "${RB_CHECK_FD:-}" ] && exec {RB_CHECK_FD}>&-
+	RB_CHECK_PID="" RB_CHECK_FIFO="" RB_CHECK_FD=""
+}
+
+# rb_check_ask ARG...: the check through the server; its status, its
+# output printed.  Status 125: no answer within RB_CHECK_WAIT_S (default
+# 120) seconds.
+rb_check_ask() {
+	local req st line i ms nap
+	RB_CHECK_N=$((${RB_CHECK_N:-0} + 1))
+	req=$RB_TMP/check.$BASHPID.$RB_CHECK_N
+	printf '%s\0' "$PWD" "$@" >"$req" || return 125
+	echo "$req" >&"$RB_CHECK_FD"
+	# looked for after 5, 10, 20 ms, then every 40 ms
+	for ((i = 0, ms = 5; i < ${RB_CHECK_WAIT_S:-120} * 1000; i += ms)); do
+		[ -e "$req.done" ] && break
+		printf -v nap '0.%03d' "$ms"
+		rb_nap "$nap"
+		((ms < 40)) && ms=$((ms * 2))
+	done
+	[ -e "$req.done" ] || return 125
+	{
+		read -r st
+		while IFS= read -r line; do echo "$line"; done
+	} <"$req.done"
+	return "$st"
+}
+
 rb_check() {
-	local py=/usr/bin/python3
-	# not a pyenv shim found first in PATH: under emulation it takes ~30 s
-	[ -x "$py" ] || py=python3
-	"$py" -I -S - "$@" <<'PYEOF'
-import json, math, os, sys
-
-class Failed(Exception):
-    pass
-
-def expect(cond, why):
-    if not cond:
-        raise Failed(why)
-    return True
-
-def num(v):
-    v = v.strip()
-    if v == "":
-        return None
-    for conv in (int, float):
-        try:
-            return conv(v)
-        except ValueError:
-            pass
-    return v
-
-def close(a, b, rel=1e-6):
-    # machine formats print 9 decimals: allow for the rounding of tiny values
-    return abs(a - b) <= rel * max(abs(a), abs(b)) + 2e-9
-
-def load(path):
-    text = open(path).read()
-    ns = {"rows": [], "meta": {}, "status": None, "header": [], "lines": [], "doc": None,
-          "last": None, "side": None, "comments": 0}
-    if text.lstrip().startswith("{"):
-        d = json.loads(text)
-        ns.update(doc=d, rows=d.get("results", []), meta=d.get("meta", {}),
-                  status=d.get("status"))
-        return ns
-    all_lines = text.splitlines()
-    ns["last"] = all_lines[-1] if all_lines else None
-    ns["comments"] = sum(1 for l in all_lines if l.startswith("#"))
-    side = (path[:-4] if path.endswith(".csv") else path) + ".meta.json"
-    if os.path.exists(side):
-        ns["side"] = json.load(open(side))
-        ns.update(meta=ns["side"].get("meta") or {}, status=ns["side"].get("status"))
-    for line in all_lines:
-        if line.startswith("#"):
-            k, eq, v = line[1:].strip().partition("=")
-            if eq:
-                ns["meta"][k] = num(v)
-                if k == "status":
-                    ns["status"] = v
-        elif line.strip():
-            ns["lines"].append(line)
-    if ns["lines"]:
-        ns["header"] = ns["lines"][0].split(",")
-        ns["rows"] = [dict(zip(ns["header"], map(num, l.split(","))))
-                      for l in ns["lines"][1:]]
-    return ns
-
-def bw(r, size, n, recv=False):
-    expect(r is not None, "no single result row")
-    expect(r["size_bytes"] == size, "size_bytes %s, expected %s" % (r["size_bytes"], size))
-    if recv:
-        expect(0 < r["iterations"] <= n, "iterations %s, expected 1..%s" % (r["iterations"], n))
-    else:
-        expect(r["iterations"] == n, "iterations %s, expected %s" % (r["iterations"], n))
-    expect(r["bytes"] == r["iterations"] * size, "bytes %s != iterations x size" % r["bytes"])
-    expect(r["window_s"] > 0, "window_s %s" % r["window_s"])
-    for k in ("bw_avg_mibps", "bw_avg_gbps", "msg_rate_mpps"):
-        expect(r[k] is not None and r[k] > 0, "%s is %s" % (k, r[k]))
-    expect(close(r["bw_avg_mibps"], r["bytes"] / r["window_s"] / 2**20, 1e-5),
-           "bw_avg_mibps is not bytes / window_s")
-    expect(close(r["bw_avg_gbps"], r["bw_avg_mibps"] * 2**20 * 8 / 1e9, 1e-5),
-           "bw_avg_gbps and bw_avg_mibps disagree")
-    expect(close(r["msg_rate_mpps"], r["iterations"] / r["window_s"] / 1e6, 1e-5),
-           "msg_rate_mpps is not iterations / window_s")
-    expect((r["bw_peak_mibps"] is None) == (r["bw_peak_gbps"] is None),
-           "only one of the peak columns is empty")
-    expect(r["bw_peak_mibps"] is None or r["bw_peak_mibps"] > 0,
-           "bw_peak_mibps %s" % r["bw_peak_mibps"])
-    return True
-
-def lat(r, size, n):
-    expect(r is not None, "no single result row")
-    expect(r["size_bytes"] == size, "size_bytes %s, expected %s" % (r["size_bytes"], size))
-    if n is None:
-        expect(r["iterations"] > 0, "iterations %s" % r["iterations"])
-    else:
-        expect(r["iterations"] == n, "iterations %s, expected %s" % (r["iterations"], n))
-    expect(r["window_s"] > 0, "window_s %s" % r["window_s"])
-    pcts = [k for k in ("lat_p50_us", "lat_p90_us", "lat_p99_us", "lat_p99_9_us",
-                        "lat_p99_99_us") if k in r]
-    chain = [r["lat_min_us"]] + [r[k] for k in pcts] + [r["lat_max_us"]]
-    expect(None not in chain and chain[0] > 0, "a latency is empty or 0: %s" % chain)
-    expect(chain == sorted(chain), "min <= percentiles <= max does not hold: %s" % chain)
-    expect(r["lat_min_us"] <= r["lat_avg_us"] <= r["lat_max_us"], "avg outside min..max")
-    expect(r["lat_stdev_us"] >= 0, "stdev %s" % r["lat_stdev_us"])
-    return True
-
-def window(r, meta, lo, hi):
-    # -D: the window ends with the operation in flight at the deadline, which
-    # an emulator may stall: a latency row allows its longest round trip.
-    w = r["window_s"]
-    rtt = (r.get("lat_max_us") or 0) / 1e6 * (2 if "/ 2" in str(meta.get("latency", "")) else 1)
-    expect(lo <= w <= hi + rtt, "window_s %s outside %s..%s%s" %
-           (w, lo, hi, " + %.3f s, the longest round trip" % rtt if rtt else ""))
-    return True
-
-def raw(r, path):
-    expect(r is not None, "no single result row")
-    x = sorted(float(l.split(",")[1]) for l in open(path)
-               if l.strip() and not l.startswith("#") and not l.startswith("sample"))
-    n = len(x)
-    expect(n == r["iterations"], "%d raw samples, iterations %s" % (n, r["iterations"]))
-    mean = math.fsum(x) / n
-    want = {"lat_min_us": x[0], "lat_max_us": x[-1], "lat_avg_us": mean,
-            "lat_stdev_us": math.sqrt(math.fsum((v - mean) ** 2 for v in x) / n)}
-    for k in r:
-        if k.startswith("lat_p") and k.endswith("_us"):
-            p = float(k[5:-3].replace("_", "."))
-            want[k] = x[max(1, min(n, math.ceil(p * n / 100 - 1e-9))) - 1]
-    for k, v in want.items():
-        expect(close(r[k], v / 1e3, 1e-6), "%s %s, the raw samples give %.9f" % (k, r[k], v / 1e3))
-    return True
-
-def hist(path, n):
-    h = load(path)
-    rows = h["rows"]
-    expect(h["header"] == ["lower_ns", "upper_ns", "count", "cumulative_fraction"],
-           "histogram header %s" % h["header"])
-    expect(all(x["lower_ns"] < x["upper_ns"] and x["count"] > 0 for x in rows),
-           "a bucket is empty or upside down")
-    expect(all(a["upper_ns"] <= b["lower_ns"] for a, b in zip(rows, rows[1:])),
-           "buckets out of order")
-    expect(sum(x["count"] for x in rows) == n,
-           "counts add up to %d, not %d" % (sum(x["count"] for x in rows), n))
-    expect(all(a["cumulative_fraction"] <= b["cumulative_fraction"] for a, b in zip(rows, rows[1:])),
-           "cumulative fraction decreases")
-    expect(rows[-1]["cumulative_fraction"] == 1, "cumulative fraction ends at %s" % rows[-1]["cumulative_fraction"])
-    return True
-
-def check(path, exprs):
-    try:
-        ns = load(path)
-    except (OSError, ValueError) as e:
-        print("# rb_check: cannot read %s: %s" % (path, e))
-        return False
-    ns.update(E=os.environ, SWEEP=[2**k for k in range(1, 24)], expect=expect, bw=bw,
-              lat=lat, close=close, window=window, raw=raw, hist=hist,
-              r=ns["rows"][0] if len(ns["rows"]) == 1 else None)
-    for e in exprs:
-        try:
-            ok, why = bool(eval(e, dict(ns))), ""
-        except Failed as f:
-            ok, why = False, str(f)
-        except Exception as x:
-            ok, why = False, "%s: %s" % (type(x).__name__, x)
-        if not ok:
-            print("# %s: check failed: %s%s" % (os.path.basename(path), e,
-                                                " (%s)" % why if why else ""))
-            print("# status=%s, %d rows:" % (ns["status"], len(ns["rows"])))
-            rows = ns["rows"]
-            for row in rows[:4] + (["..."] if len(rows) > 5 else []) + rows[4:][-1:]:
-                print("#   %s" % row)
-            return False
-    return True
-
-# FILE EXPR... [-- FILE EXPR...]...
-groups = [[]]
-for a in sys.argv[1:]:
-    if a == "--":
-        groups.append([])
-    else:
-        groups[-1].append(a)
-sys.exit(0 if all(check(g[0], g[1:]) for g in groups if g) else 1)
-PYEOF
+	local st
+	# E (the environment) is this shell's: such checks in a python3 of their own
+	if [ -n "${RB_CHECK_FIFO:-}" ] && [[ "$*" != *E\[* ]]; then
+		rb_check_ask "$@"
+		st=$?
+		[ "$st" = 125 ] || return "$st"
+		tap_diag "rb_check: no answer from the check server (pid $RB_CHECK_PID) in ${RB_CHECK_WAIT_S:-120} s: checked in a python3 of its own"
+	fi
+	"$RB_PY" -I -S "$top_srcdir/tests/integration/rb_check.py" "$@"
 }
 
 rb_job() {
@@ -522,7 +438,7 @@ rb_mpi_signal() {
 	pid=$!
 	RB_VICTIM="" c0=$(rb_hw_counter sent_pkts)
 	for _ in $(seq 100); do
-		sleep 0.2
+		rb_nap 0.2
 		RB_VICTIM=$(pgrep -x rb_mpi | sed -n 3p)
 		[ -n "$RB_VICTIM" ] && break
 	done
@@ -533,7 +449,7 @@ rb_mpi_signal() {
 	for _ in $(seq 300); do
 		[ -n "$c0" ] && [ -n "$RB_VICTIM" ] || break
 		(($(rb_hw_counter sent_pkts) > c0 + 1000)) && break
-		sleep 0.2
+		rb_nap 0.2
 	done
 	sleep "$3"
 	t0=$SECONDS

@@ -33,7 +33,9 @@
 # Normally run inside the test bed: scripts/rb-testbed -- tests/integration/run-all.sh
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-trap 'rm -rf "$RB_TMP"' EXIT
+trap 'rb_check_stop; rm -rf "$RB_TMP"' EXIT
+# one python3 for every rb_check of the run (lib.sh)
+rb_check_serve
 
 tap_diag "device $RB_DEV, GID index $RB_GID_INDEX, IP $RB_IP, test bed ${RB_TESTBED:-none}"
 san_bin=""

@@ -78,7 +78,7 @@ wait_listen "${RB_PAIR_PORT:-18515}"
 rb_start client "$(rb_cmd rb_send_bw) -s 4096 -D 15 -e --csv=\$RB_CASE_DIR/client.csv \"\$RB_IP\""
 for i in $(seq 100); do
 	grep -q 'client .* connected' "$(rb_file server.err)" && break
-	sleep 0.1
+	rb_nap 0.1
 done
 t0=$(date +%s%N)
 rb_start client2 "$(rb_cmd rb_send_bw) -s 4096 -D 15 -e \"\$RB_IP\""

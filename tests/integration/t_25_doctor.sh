@@ -98,7 +98,7 @@ if [ -n "$nd" ] && ip link set "$nd" down 2>/dev/null; then
 	for ((i = 0; i < 200; i++)); do
 		grep -q ACTIVE /sys/class/infiniband/"$RB_DEV"/ports/1/state && \
 			[ -n "$(cat /sys/class/infiniband/"$RB_DEV"/ports/1/gids/"$RB_GID_INDEX" 2>/dev/null | tr -d ':0')" ] && break
-		sleep 0.1
+		rb_nap 0.1
 	done
 	ip addr show "$nd" | grep -q "inet $RB_IP/" || ip addr add "$RB_IP/24" dev "$nd" 2>/dev/null
 	sleep 1
@@ -195,13 +195,13 @@ for sig in TERM KILL; do
 	rb_case "loopback kill $sig"
 	"$RB_BIN/rb_write_bw" -d "$RB_DEV" --loopback -D 60 >"$RB_CASE_DIR/client.out" 2>"$RB_CASE_DIR/client.err" &
 	lpid=$!
-	for ((i = 0; i < 100; i++)); do [ "$(pgrep -c -x rb_write_bw)" -ge 2 ] && break; sleep 0.1; done
+	for ((i = 0; i < 100; i++)); do [ "$(pgrep -c -x rb_write_bw)" -ge 2 ] && break; rb_nap 0.1; done
 	n_before=$(pgrep -c -x rb_write_bw)
 	cpid=$(pgrep -P $lpid -x rb_write_bw)
 	sleep 2
 	kill -$sig $lpid
 	wait $lpid 2>/dev/null
-	for ((i = 0; i < 100; i++)); do [ "$(pgrep -c -x rb_write_bw)" = 0 ] && break; sleep 0.1; done
+	for ((i = 0; i < 100; i++)); do [ "$(pgrep -c -x rb_write_bw)" = 0 ] && break; rb_nap 0.1; done
 	left=$(pgrep -c -x rb_write_bw)
 	[ "$n_before" = 2 ] && [ "$left" = 0 ]
 	tap_ok $? "rb_write_bw --loopback -D 60, SIG$sig to the command: 2 processes before, $left left within 10 s"

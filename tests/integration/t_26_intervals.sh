@@ -100,7 +100,7 @@ rows_at_least() {  # FILE N DEADLINE_S: wait until FILE has N interval rows
 	local t
 	for ((t = 0; t < $3 * 10; t++)); do
 		[ "$(cat "$1" 2>/dev/null | grep -c ',interval,')" -ge "$2" ] && return 0
-		sleep 0.1
+		rb_nap 0.1
 	done
 	return 1
 }

@@ -44,7 +44,7 @@ pl_launch() {
 		echo $! >"$d/$side.pid"
 		wait $!
 		echo "$? $(date +%s%N)" >"$d/$side.rc"' _ "$d" "$side" "$@" 2>/dev/null &
-	until [ -s "$d/$side.pid" ]; do sleep 0.01; done
+	until [ -s "$d/$side.pid" ]; do rb_nap 0.01; done
 }
 
 pl_ended() { [ -s "$1/$2.rc" ]; }
@@ -54,7 +54,7 @@ pl_wait_end() {
 	local end=$((SECONDS + $3))
 	while [ "$SECONDS" -le "$end" ]; do
 		pl_ended "$1" "$2" && return 0
-		sleep 0.05
+		rb_nap 0.05
 	done
 	pl_ended "$1" "$2"
 }
@@ -66,7 +66,7 @@ pl_wait_for() {
 	while [ "$SECONDS" -le "$end" ]; do
 		grep -Eq -- "$4" "$1/$3" 2>/dev/null && return 0
 		pl_ended "$1" "$2" && return 1
-		sleep 0.02
+		rb_nap 0.02
 	done
 	return 1
 }
@@ -86,7 +86,7 @@ pl_await() {
 		else
 			quiet=""
 		fi
-		sleep 0.1
+		rb_nap 0.1
 	done
 	pl_ended "$d" "$side" && echo ended || echo hang
 }

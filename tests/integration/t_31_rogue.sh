@@ -54,7 +54,7 @@ else
 		# the server finishes with this client, then waits for the next
 		for _ in $(seq 50); do
 			tail -n +"$((before + 1))" "$rg_dir/server.err" | grep -Eq -- "$ere" && break
-			sleep 0.1
+			rb_nap 0.1
 		done
 		new=$(tail -n +"$((before + 1))" "$rg_dir/server.err")
 		st=0

@@ -61,7 +61,7 @@ numa_poll() { # SIDE
 	renice -n -10 -p "$BASHPID" >/dev/null 2>&1
 	for ((t = 0; t < 300; t++)); do
 		[ -s "$f.pid2" ] && grep -q 'buffers: [0-9]* bytes at' "$f.err" 2>/dev/null && break
-		sleep 0.1
+		rb_nap 0.1
 	done
 	pid=$(cat "$f.pid2" 2>/dev/null) || return 0
 	cat "/proc/$pid/numa_maps" >"$f.numa_maps" 2>/dev/null
