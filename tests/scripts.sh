@@ -526,11 +526,14 @@ chk_case() { # NAME ARGS...: both ways; equal status and output
 	chk_want=1 chk_case "the second group fails" "$f" 'r is not None' -- "$f" 'len(rows) == 2'
 	chk_want=1 chk_case "a missing file" "$tmp/none.csv" 'True'
 	chk_want=1 chk_case "a bad expression" "$f" 'rows[7]'
+	chk_want=0 chk_case "--meta-lines (rb_meta_lines)" --meta-lines "$f"
+	rb_meta_lines "$f" | grep -qx '# test=rb_write_bw'
+	ok $? "rb_meta_lines: the sidecar's metadata as '# KEY=VALUE' lines"
 	cp "$f" "$tmp/rel.csv"
 	chk_want=0 chk_case "a path relative to the working folder" rel.csv 'len(rows) == 1'
 	n0=$(ls "$RB_TMP"/check.*.done 2>/dev/null | wc -l)
 	chk_want=0 RB_X=7 chk_case "E[...] (this shell's environment)" "$f" 'E["RB_X"] == "7"'
-	[ "$(ls "$RB_TMP"/check.*.done | wc -l)" = "$n0" ] && [ "$n0" -ge 6 ]
+	[ "$(ls "$RB_TMP"/check.*.done | wc -l)" = "$n0" ] && [ "$n0" -ge 8 ]
 	ok $? "rb_check: $n0 checks answered by the server, none that read E[...]"
 	# rb_listening and rb_nap: no process started
 	"$RB_PY" -c 'import socket, time
@@ -542,6 +545,18 @@ print(s.getsockname()[1], flush=True); time.sleep(30)' >"$tmp/port" &
 	rb_listening "$port" && ! rb_listening $((port ^ 1))
 	ok $? "rb_listening: a listener on $port seen, none on $((port ^ 1))"
 	kill "$lpid"
+	echo "rb_x: waiting for a client on port 1" >"$tmp/said"
+	t0=$SECONDS
+	wait_listen 1 "$tmp/said" && ((SECONDS - t0 < 2))
+	ok $? "wait_listen PORT FILE: the server's 'waiting for a client on port PORT' is enough"
+	true &
+	wait $!
+	t0=$SECONDS
+	! wait_listen 1 "$tmp/none" $! && ((SECONDS - t0 < 2))
+	ok $? "wait_listen PORT FILE PID: the server gone, no 10 s wait ($((SECONDS - t0)) s)"
+	rb_case_dir "send_bw -R RC/x:y"
+	[ "$RB_CASE_DIR" = "$RB_TMP/$(echo "send_bw -R RC/x:y" | tr -c "A-Za-z0-9_.-" _)" ]
+	ok $? "rb_case_dir: the case's name, each other character made _, and a _ ($RB_CASE_DIR)"
 	t0=$EPOCHREALTIME
 	rb_nap 0.3
 	dt=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { print b - a }')

@@ -122,13 +122,20 @@ tap_ok() {
 
 tap_skip() { echo "ok $(tap_next) - $1 # SKIP $2"; }
 
-# Wait (at most 10 s) for a TCP listener on port $1: looked for after 10,
-# 20, 40, 80 ms, then every 100 ms (a look reads every socket of the guest,
-# those in TIME_WAIT too: ~5 ms of CPU under emulation late in a run).
+# wait_listen PORT [FILE [PID]]: wait (at most 10 s, or until PID, the
+# server, has ended) for a TCP listener on PORT,
+# looking after 10, 20, 40, 80 ms, then every 100 ms.  FILE, a server's
+# stderr: its "waiting for a client on port PORT" (an rb_* server says so
+# once it listens) is looked for each time, the kernel's socket table only
+# every fourth (it lists every socket of the guest, those in TIME_WAIT too:
+# several ms of CPU each under emulation late in a run), and each time
+# without FILE.
 wait_listen() {
-	local ms=10 waited=0 nap
+	local ms=10 waited=0 n=0 nap
 	while ((waited < 10000)); do
-		rb_listening "$1" && return 0
+		[ -n "${2:-}" ] && rb_said "$2" "waiting for a client on port $1" && return 0
+		[ -n "${3:-}" ] && ! kill -0 "$3" 2>/dev/null && break
+		{ [ -z "${2:-}" ] || ((n++ % 4 == 0)); } && rb_listening "$1" && return 0
 		printf -v nap '0.%03d' "$ms"
 		rb_nap "$nap"
 		waited=$((waited + ms))
@@ -137,15 +144,35 @@ wait_listen() {
 	rb_listening "$1"
 }
 
+# rb_said FILE TEXT: true when a line of FILE holds TEXT (read by the shell).
+rb_said() {
+	local line
+	[ -r "$1" ] || return 1
+	while IFS= read -r line; do
+		[[ $line == *"$2"* ]] && return 0
+	done <"$1"
+	return 1
+}
+
+# rb_case_dir NAME: RB_CASE_DIR for the case NAME (not made): $RB_TMP/ and
+# NAME with each character but letters, digits, "_", "." and "-" made "_",
+# and a "_" at the end (as `echo NAME | tr -c ...` did, without its two
+# process starts).
+rb_case_dir() {
+	local n=${1//[^A-Za-z0-9_.-]/_}
+	RB_CASE_DIR=$RB_TMP/${n}_
+}
+
 rb_pair() {
 	local name=$1 server=$2 client=$3 spid src crc
-	RB_CASE_DIR=$RB_TMP/$(echo "$name" | tr -c 'A-Za-z0-9_.-' _)
-	rm -rf "$RB_CASE_DIR"; mkdir -p "$RB_CASE_DIR"
+	rb_case_dir "$name"
+	[ ! -e "$RB_CASE_DIR" ] || rm -rf "$RB_CASE_DIR"
+	mkdir -p "$RB_CASE_DIR"
 	timeout -k 5 "$RB_PAIR_TIMEOUT" bash -c "$server" \
 		>"$RB_CASE_DIR/server.out" 2>"$RB_CASE_DIR/server.err" </dev/null &
 	spid=$!
 	if [ -n "$RB_PAIR_PORT" ]; then
-		wait_listen "$RB_PAIR_PORT" || echo "rb_pair: nothing listens on $RB_PAIR_PORT after 10 s" >>"$RB_CASE_DIR/client.err"
+		wait_listen "$RB_PAIR_PORT" "$RB_CASE_DIR/server.err" "$spid" || echo "rb_pair: nothing listens on $RB_PAIR_PORT (10 s passed, or the server ended)" >>"$RB_CASE_DIR/client.err"
 	else
 		sleep 1
 	fi
@@ -267,9 +294,9 @@ num_gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; }
 #                             says which did not, as a "# " line.
 
 rb_case() {
-	RB_CASE_DIR=$RB_TMP/$(echo "$1" | tr -c 'A-Za-z0-9_.-' _)
+	rb_case_dir "$1"
 	export RB_CASE_DIR
-	rm -rf "$RB_CASE_DIR"
+	[ ! -e "$RB_CASE_DIR" ] || rm -rf "$RB_CASE_DIR"
 	mkdir -p "$RB_CASE_DIR"
 }
 
@@ -506,18 +533,5 @@ rb_fast_full() { if rb_full; then echo "$2"; else echo "$1"; fi; }
 # earlier CSV format, from the sidecar FILE.meta.json (or FILE's own "#"
 # lines, an earlier file), for the case files that grep them.
 rb_meta_lines() {
-	python3 - "$1" <<'PY' 2>/dev/null
-import json, os, sys
-path = sys.argv[1]
-side = os.path.splitext(path)[0] + ".meta.json"
-if os.path.exists(side):
-    d = json.load(open(side))
-    for k, v in d.get("meta", {}).items():
-        print("# %s=%s" % (k, v if isinstance(v, str) else json.dumps(v)))
-    print("# status=%s" % d.get("status"))
-else:
-    for line in open(path):
-        if line.startswith("# "):
-            sys.stdout.write(line)
-PY
+	rb_check --meta-lines "$1" 2>/dev/null
 }

@@ -4,6 +4,8 @@
         each EXPR, a Python expression over FILE's rows, meta, status... (see
         check()), must hold; exit 0, or 1 with the failing check and the
         rows as "# " lines on stdout.
+    python3 -I -S rb_check.py --meta-lines FILE.csv
+        FILE's metadata as "# KEY=VALUE" lines (see meta_lines()).
     python3 -I -S rb_check.py --serve FIFO
         the same checks for a whole run from one process (under emulation a
         python3 start costs ~0.45 s of CPU; run-all.sh makes 300 checks or
@@ -178,8 +180,31 @@ def check(path, exprs):
     return True
 
 
+def meta_lines(path):
+    """--meta-lines FILE.csv: its metadata as the "# KEY=VALUE" lines of the
+    earlier CSV format, from the sidecar FILE.meta.json (or FILE's own "#"
+    lines, an earlier file); nothing when neither can be read."""
+    side = os.path.splitext(path)[0] + ".meta.json"
+    try:
+        if os.path.exists(side):
+            d = json.load(open(side))
+            for k, v in d.get("meta", {}).items():
+                print("# %s=%s" % (k, v if isinstance(v, str) else json.dumps(v)))
+            print("# status=%s" % d.get("status"))
+        else:
+            for line in open(path):
+                if line.startswith("# "):
+                    sys.stdout.write(line)
+    except (OSError, ValueError):
+        return 1
+    return 0
+
+
 def run(args):
-    """FILE EXPR... [-- FILE EXPR...]...: 0 when every check holds, else 1."""
+    """FILE EXPR... [-- FILE EXPR...]...: 0 when every check holds, else 1;
+    --meta-lines FILE: meta_lines()."""
+    if len(args) == 2 and args[0] == "--meta-lines":
+        return meta_lines(args[1])
     groups = [[]]
     for a in args:
         if a == "--":

@@ -100,7 +100,7 @@ vg_start() {
 
 vg_check() { # PROG SECONDS
 	local s c st=0
-	RB_CASE_DIR=$RB_TMP/$(echo "valgrind $1" | tr -c 'A-Za-z0-9_.-' _)
+	rb_case_dir "valgrind $1"
 	rb_wait server client
 	if vg_both "$1"; then
 		s=$(vg_report server) || st=1
