@@ -78,6 +78,13 @@ rb_nap() {
 	sleep "$1"
 }
 
+# rb_nap_ms MS: rb_nap for MS (1..999) milliseconds.
+rb_nap_ms() {
+	local t
+	printf -v t '0.%03d' "$1"
+	rb_nap "$t"
+}
+
 # rb_listening PORT: true when a TCP socket listens on PORT (/proc/net/tcp
 # and tcp6, read by the shell: no process started).
 rb_listening() {
@@ -131,13 +138,12 @@ tap_skip() { echo "ok $(tap_next) - $1 # SKIP $2"; }
 # several ms of CPU each under emulation late in a run), and each time
 # without FILE.
 wait_listen() {
-	local ms=10 waited=0 n=0 nap
+	local ms=10 waited=0 n=0
 	while ((waited < 10000)); do
 		[ -n "${2:-}" ] && rb_said "$2" "waiting for a client on port $1" && return 0
 		[ -n "${3:-}" ] && ! kill -0 "$3" 2>/dev/null && break
 		{ [ -z "${2:-}" ] || ((n++ % 4 == 0)); } && rb_listening "$1" && return 0
-		printf -v nap '0.%03d' "$ms"
-		rb_nap "$nap"
+		rb_nap_ms "$ms"
 		waited=$((waited + ms))
 		((ms < 100)) && ms=$((ms * 2 > 100 ? 100 : ms * 2))
 	done
@@ -403,7 +409,7 @@ rb_check_stop() {
 # output printed.  Status 125: no answer within RB_CHECK_WAIT_S (default
 # 120) seconds.
 rb_check_ask() {
-	local req st line i ms nap
+	local req st line i ms
 	RB_CHECK_N=$((${RB_CHECK_N:-0} + 1))
 	req=$RB_TMP/check.$BASHPID.$RB_CHECK_N
 	printf '%s\0' "$PWD" "$@" >"$req" || return 125
@@ -411,8 +417,7 @@ rb_check_ask() {
 	# looked for after 5, 10, 20 ms, then every 40 ms
 	for ((i = 0, ms = 5; i < ${RB_CHECK_WAIT_S:-120} * 1000; i += ms)); do
 		[ -e "$req.done" ] && break
-		printf -v nap '0.%03d' "$ms"
-		rb_nap "$nap"
+		rb_nap_ms "$ms"
 		((ms < 40)) && ms=$((ms * 2))
 	done
 	[ -e "$req.done" ] || return 125

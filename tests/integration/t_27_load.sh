@@ -48,7 +48,7 @@ tap_diag "send_lat under write_bw 64K: $(grep -v '^#' "$(rb_file client.csv)" | 
 if [ -z "$pk0" ] || [ -z "$snd0" ] || [ -z "$mtu" ] || [ "$st" != 0 ]; then
 	tap_skip "--load: the load's whole run agrees with the rxe packet counter" "no sent_pkts or rdma_sends, MTU or no run"
 else
-	/usr/bin/python3 -I -S - "$(rb_file client.csv)" "$mtu" "$((pk1 - pk0))" "$((${dup1:-0} - ${dup0:-0} + ${oos1:-0} - ${oos0:-0}))" "$((snd1 - snd0))" >"$RB_CASE_DIR/counted" <<'EOF2'
+	"$RB_PY" -I -S - "$(rb_file client.csv)" "$mtu" "$((pk1 - pk0))" "$((${dup1:-0} - ${dup0:-0} + ${oos1:-0} - ${oos0:-0}))" "$((snd1 - snd0))" >"$RB_CASE_DIR/counted" <<'EOF2'
 import csv, sys
 path, mtu, pk, again, sends = sys.argv[1], *map(int, sys.argv[2:])
 r = [x for x in csv.DictReader(l for l in open(path) if l.strip() and not l.startswith('#'))][0]
