@@ -214,7 +214,7 @@ stall_case rb_write_bw "-Q 1"
 if [ -x "$top_builddir/tests/unit/test_clock" ]; then
 	"$top_builddir/tests/unit/test_clock" >"$RB_TMP/test_clock.out" 2>&1
 	st=$?
-	tap_diag "in the test bed ($(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null) clocksource): $(grep -h '^# ' "$RB_TMP/test_clock.out" | sed 's/^# //' | paste -sd';' -)"
+	tap_diag "in the test bed ($(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null) clocksource): $(grep -h '^# \|^not ok' "$RB_TMP/test_clock.out" | sed 's/^# //' | paste -sd';' -)"
 	tap_ok "$st" "test_clock passes in the test bed (a 200 ms sleep agrees with CLOCK_MONOTONIC within 0.1 %)"
 else
 	tap_skip "test_clock passes in the test bed" "tests/unit/test_clock not built (make check builds it)"

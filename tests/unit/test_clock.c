@@ -44,13 +44,15 @@ static void sleep_ns(uint64_t ns)
  * (ours, MONOTONIC, MONOTONIC_RAW, ours), so an interval of the others must
  * lie between ours' inner interval (taken just inside their reads) and its
  * outer one, within 0.1 %.  A preemption between two reads widens the
- * bracket instead of failing the test; the width is printed.
+ * bracket instead of failing the test; the width is printed.  The sleep
+ * lasts 200 ms by CLOCK_MONOTONIC; a calibrated counter may read it shorter
+ * by its calibration error (at most 0.05 %), so it is allowed 0.1 % there.
  */
 static void test_interval(void)
 {
 	uint64_t o0 = clock_now_ns(), m0 = raw_ns(CLOCK_MONOTONIC), r0 = raw_ns(CLOCK_MONOTONIC_RAW);
 	uint64_t o0b = clock_now_ns(), o1a, m1, r1, o1;
-	double inner, outer, mono, raw;
+	double inner, outer, mono, raw, cal_err = clock_counter_hz() > 0 ? 1e-3 : 0;
 
 	sleep_ns(SLEEP_NS);
 	o1a = clock_now_ns();
@@ -65,7 +67,8 @@ static void test_interval(void)
 	       clock_source(), inner / 1e6, outer / 1e6, (outer - inner) / 1e3, mono / 1e6, raw / 1e6);
 	printf("# %s: 200 ms agree with CLOCK_MONOTONIC within %+.2f ppm (bracket midpoint; bracket +-%.2f ppm)\n",
 	       clock_source(), 1e6 * (mono - (inner + outer) / 2) / mono, 1e6 * (outer - inner) / 2 / mono);
-	ok(inner >= SLEEP_NS, "a 200 ms nanosleep lasts at least 200 ms by clock_now_ns (%.6f ms)", inner / 1e6);
+	ok(inner >= SLEEP_NS * (1 - cal_err), "a 200 ms nanosleep lasts at least 200 ms%s by clock_now_ns (%.6f ms)",
+	   cal_err ? " less 0.1 %" : "", inner / 1e6);
 	ok(mono >= inner * (1 - 1e-3) && mono <= outer * (1 + 1e-3),
 	   "clock_now_ns agrees with CLOCK_MONOTONIC within 0.1 %% over a 200 ms sleep");
 	ok(raw >= inner * (1 - 1e-3) && raw <= outer * (1 + 1e-3),
@@ -179,11 +182,27 @@ static void test_clock_chosen(void)
 	test_cost();
 }
 
+/*
+ * The counter tells CLOCK_MONOTONIC's time, not only its rate: one
+ * CLOCK_MONOTONIC read lies between two of ours, within 100 us.  As in
+ * test_interval(), a preemption between the reads (the test bed's vCPUs are
+ * host threads) widens the bracket instead of failing the test.
+ */
+static void test_same_time(void)
+{
+	uint64_t o0 = clock_now_ns(), mono = raw_ns(CLOCK_MONOTONIC), o1 = clock_now_ns();
+
+	printf("# %s: CLOCK_MONOTONIC %+.3f us from the start of our bracket of %.3f us\n", clock_source(),
+	       ((double)mono - (double)o0) / 1e3, ((double)o1 - (double)o0) / 1e3);
+	ok(mono + 100000 > o0 && mono < o1 + 100000,
+	   "the counter's time is CLOCK_MONOTONIC's time (within 100 us of our bracket)");
+}
+
 /* The TSC (aarch64: CNTVCT_EL0), forced: calibrated, it keeps CLOCK_MONOTONIC's
  * time.  Where it cannot be calibrated the fallback is checked instead. */
 static void test_counter(void)
 {
-	uint64_t mono, ours, t0 = raw_ns(CLOCK_MONOTONIC);
+	uint64_t t0 = raw_ns(CLOCK_MONOTONIC);
 
 	clock_init(CLK_TSC);
 	printf("# clock_init(CLK_TSC) took %.1f ms (calibration and the check of every CPU)\n",
@@ -195,10 +214,7 @@ static void test_counter(void)
 	}
 	printf("# %s calibrated at %.6f MHz\n", clock_source(), clock_counter_hz() / 1e6);
 	ok(clock_counter_hz() >= 1e6 && clock_counter_hz() <= 1e10, "the counter's rate is plausible");
-	mono = raw_ns(CLOCK_MONOTONIC);
-	ours = clock_now_ns();
-	ok(ours + 100000 > mono && ours < mono + 100000,
-	   "the counter's time is CLOCK_MONOTONIC's time (%+.3f us apart)", ((double)ours - (double)mono) / 1e3);
+	test_same_time();
 	test_clock_chosen();
 	printf("# %s drift against CLOCK_MONOTONIC since calibration: %+.3f ppm\n", clock_source(), 1e6 * clock_drift());
 	ok(fabs(clock_drift()) < 1e-3, "the counter keeps to CLOCK_MONOTONIC within 0.1 %% since calibration");
