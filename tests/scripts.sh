@@ -441,6 +441,17 @@ done
 [ -z "$vbad" ]
 ok $? "every script in scripts/ answers --version with its name and the version (not:${vbad:- none})"
 
+# --- rb-quickstart: its help from any folder, --build checked before anything runs ---
+
+qs=$top_srcdir/scripts/rb-quickstart
+run sh -c "cd '$tmp' && '$qs' --help"
+[ "$st" = 0 ] && grep -q -- '--build DIR' "$tmp/out"
+ok $? "rb-quickstart --help from another folder prints its usage with --build (status $st)"
+run "$qs" --no-install --build "$tmp/nothing-here"
+[ "$st" = 2 ] && grep -q -- "--build: '$tmp/nothing-here' holds no built rb_send_bw" "$tmp/err" &&
+	! grep -q "building\|installing" "$tmp/err"
+ok $? "rb-quickstart --build DIR without programs: exit 2 naming --build and DIR, nothing built (status $st)"
+
 # --- the test bed's slurm-up: usage (no daemon started) -------------------------------
 
 run "$top_srcdir/scripts/testbed/slurm-up" --cpus 0 "$tmp/s" n1=192.0.2.1

@@ -30,6 +30,20 @@ drop_shims() {
 }
 PATH=$(drop_shims)
 
+# libibverbs loads the provider of every /etc/libibverbs.d/*.driver (17 in
+# Debian 12) in each process that lists devices: the guest has rxe only, so
+# it keeps rxe's (the overlay's tmpfs takes the change; the host's files
+# stay).  Under emulation that took rb_devices from 84 to 45 ms, the ASan
+# build's from 209 to 141 ms, in each of the suite's benchmark processes.
+keep_rxe_provider() {
+	local f
+	[ -e /etc/libibverbs.d/rxe.driver ] || return 0
+	for f in /etc/libibverbs.d/*.driver; do
+		[ "$f" = /etc/libibverbs.d/rxe.driver ] || rm -f "$f"
+	done
+}
+keep_rxe_provider
+
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
 log() { echo "rb-testbed-guest: $*" >&2; }
 

@@ -2,7 +2,7 @@
 # tests/fuzz/run-fuzz.sh [SECONDS]: build the libFuzzer target of the wire
 # format (tests/fuzz/fuzz_wire.c: every decoder, and encode/decode round
 # trips) with clang, ASan and UBSan, run it for SECONDS (default
-# $RB_FUZZ_TIME, or 60; 600 in the full run, RB_FULL=1), print TAP.  Needs clang and its runtime
+# $RB_FUZZ_TIME, or 20; 600 in the full run, RB_FULL=1), print TAP.  Needs clang and its runtime
 # (Debian: clang libclang-rt-14-dev); without them: SKIP.
 #
 # Work folder $RB_FUZZ_DIR (default build-fuzz/ at the top of the tree): the
@@ -11,7 +11,7 @@
 # leak-*, timeout-*: replay with `build-fuzz/fuzz_wire FILE`).
 top=$(cd "$(dirname "$0")/../.." && pwd)
 [ "${RB_FULL:-0}" = 1 ] && : "${RB_FUZZ_TIME:=600}"
-secs=${1:-${RB_FUZZ_TIME:-60}}
+secs=${1:-${RB_FUZZ_TIME:-20}}
 dir=${RB_FUZZ_DIR:-$top/build-fuzz}
 cc=${CLANG:-clang}
 case $secs in '' | *[!0-9]*) echo "run-fuzz.sh: SECONDS must be a number: $secs" >&2; exit 2 ;; esac

@@ -109,8 +109,13 @@ tap_next() {
 
 tap_diag() { echo "$*" | sed 's/^/# /'; }
 
+# RB_TIMES=1: each TAP line follows a "# at T" line, T the seconds since
+# the epoch, so that the cost of each case is the gap before its line.
+tap_at() { [ -z "${RB_TIMES:-}" ] || echo "# at $EPOCHREALTIME"; }
+
 tap_ok() {
 	local st=$1 name=$2 n f
+	tap_at
 	n=$(tap_next)
 	if [ "$st" = 0 ]; then
 		echo "ok $n - $name"
@@ -127,7 +132,10 @@ tap_ok() {
 	return 0
 }
 
-tap_skip() { echo "ok $(tap_next) - $1 # SKIP $2"; }
+tap_skip() {
+	tap_at
+	echo "ok $(tap_next) - $1 # SKIP $2"
+}
 
 # wait_listen PORT [FILE [PID]]: wait (at most 10 s, or until PID, the
 # server, has ended) for a TCP listener on PORT,

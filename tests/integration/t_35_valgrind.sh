@@ -6,11 +6,12 @@
 # --errors-for-leak-kinds=definite).  Sourced by run-all.sh (see lib.sh).
 #
 # Under the test bed's emulation valgrind is slow (a pair takes 15-40 s), so
-# the runs are small and RB_VG_JOBS pairs (default 2) run side by side, each
-# on its own -p.  The fast run takes four benchmarks, one of each kind of
-# loop (send/receive, write latency, read, atomics), the full one (RB_FULL=1)
-# all eight; the rest of each program, and the other four, run under
-# ASan+UBSan (LeakSanitizer included) in CI.  Knobs: RB_VG_PROGS (default
+# the runs are small and RB_VG_JOBS pairs (default 3) run side by side, each
+# on its own -p.  The fast run takes one benchmark of each kind of loop:
+# send/receive (as the -j 2 -b pair below: both directions, two threads,
+# both sides under valgrind), write latency, read, atomics; the full one
+# (RB_FULL=1) all eight as well; the rest of each program, and the other
+# four, run under ASan+UBSan (LeakSanitizer included) in CI.  Knobs: RB_VG_PROGS (default
 # as said),
 # RB_VG_JOBS, RB_VG_ARGS (more options for both sides, e.g. --no-numa or
 # --cpu=LIST), RB_VG_THREADS (default yes: two -j 2 pairs too).  The valgrind logs stay in each case's folder ($RB_TMP,
@@ -18,9 +19,9 @@
 # tests/integration/valgrind.supp, each entry with its reason.
 # Not for a sanitizer build (valgrind and ASan exclude each other): skipped.
 
-vg_progs=${RB_VG_PROGS:-$(rb_fast_full "rb_send_bw rb_write_lat rb_read_bw rb_atomic_lat" \
+vg_progs=${RB_VG_PROGS:-$(rb_fast_full "rb_write_lat rb_read_bw rb_atomic_lat" \
 	"rb_send_bw rb_send_lat rb_write_bw rb_write_lat rb_read_bw rb_read_lat rb_atomic_bw rb_atomic_lat")}
-vg_jobs=${RB_VG_JOBS:-2}
+vg_jobs=${RB_VG_JOBS:-3}
 vg_port=19700
 # Deadlines (s) for each valgrind process and for a server to listen:
 # generous, for a busy host (at load 40 a pair did not listen within 240 s).
@@ -34,8 +35,8 @@ vg=(valgrind --tool=memcheck --leak-check=full --show-leak-kinds=definite
 # client reads, writes or does atomics on its memory, or answers its
 # ping-pong with the same loop) running the plain build: every side's code,
 # setup, server and client halves of the exchange, each loop and teardown
-# still runs under valgrind in one pair or another, in 10 valgrind processes
-# rather than 14.
+# still runs under valgrind in one pair or another (the fast run: 8
+# valgrind processes, with rb_devices' two).
 vg_both() {
 	case $1 in
 	rb_send_bw | rb_send_lat | "rb_send_bw -j 2 -b") return 0 ;;
@@ -136,9 +137,16 @@ for fmt in text json; do
 		"exec ${vg[*]} --log-file=\$RB_CASE_DIR/$fmt.vg \"\$RB_BIN/rb_devices\" $args"
 done
 
+# -j 2: two measuring threads a side (src/threads.c: the start gate, the
+# frames carried for the threads, each thread's teardown), both directions.
+# RB_VG_THREADS=no leaves them out.  They go first, the longest.
+vg_pairs=()
+[ "${RB_VG_THREADS:-yes}" = no ] || vg_pairs=("rb_send_bw -j 2 -b" "rb_write_bw -j 2")
+# shellcheck disable=SC2206 # a list of words
+vg_pairs+=($vg_progs)
+
 # The pairs, vg_jobs at a time.
-# shellcheck disable=SC2086 # a list of words
-set -- $vg_progs
+set -- "${vg_pairs[@]}"
 while (($#)); do
 	batch=()
 	while (($#)) && ((${#batch[@]} < vg_jobs)); do
@@ -153,17 +161,6 @@ while (($#)); do
 		vg_check "$prog" "$((SECONDS - t0))"
 	done
 done
-
-# -j 2: two measuring threads a side (src/threads.c: the start gate, the
-# frames carried for the threads, each thread's teardown), both directions.
-# RB_VG_THREADS=no leaves them out.
-if [ "${RB_VG_THREADS:-yes}" != no ]; then
-	t0=$SECONDS
-	vg_start "rb_send_bw -j 2 -b" "$vg_port"
-	vg_start "rb_write_bw -j 2" "$((vg_port + 1))"
-	vg_check "rb_send_bw -j 2 -b" "$((SECONDS - t0))"
-	vg_check "rb_write_bw -j 2" "$((SECONDS - t0))"
-fi
 
 RB_CASE_DIR=$vg_devdir
 rb_wait text json

@@ -12,8 +12,8 @@
 mpi_np=${RB_MPI_NP:-4}
 mpi_args=${RB_MPI_ARGS:-"--allow-run-as-root --oversubscribe --mca pml ob1 --mca btl self,vader,tcp"}
 mpi_cases=("pairs send_bw" "pairs read_lat --json" "ring write_bw" "bisection send_lat" "usage"
-	"rank killed" "rank stopped" "heatmap" "6 ranks: rounds vs sequential" "8 ranks: rounds vs sequential"
-	"shift" "a link made to fail")
+	"rank killed" "rank stopped" "heatmap" "6 ranks: rounds vs sequential" "shift" "a link made to fail")
+rb_full && mpi_cases+=("8 ranks: rounds vs sequential")
 
 # mpi_run NAME 'RB_MPI ARGS': rb_job of mpirun -np $mpi_np rb_mpi -d $RB_DEV ARGS.
 mpi_run() {
@@ -107,8 +107,9 @@ else
 	# a rank that hangs (SIGSTOP) rather than dies
 	rb_mpi_stopped_case "mpi rank stopped" "mpirun $mpi_args -np $mpi_np \"\$RB_BIN/rb_mpi\" -d \"\$RB_DEV\" --bench write_bw -D 1" "rb_mpi under mpirun"
 
-	# rounds against one link at a time, 6 and 8 ranks: the same links, fewer rounds
-	for np in 6 8; do
+	# rounds against one link at a time, 6 ranks (and 8 in the full run):
+	# the same links, fewer rounds
+	for np in $(rb_fast_full 6 "6 8"); do
 		export MPI_NP_R=$np MPI_LINKS_R=$(mpi_all_pairs "$np")
 		rb_job "mpi rounds $np" "mpirun $mpi_args -np $np \"\$RB_BIN/rb_mpi\" -d \"\$RB_DEV\" --bench send_bw -s 4096 -n 100 --csv=\$RB_CASE_DIR/r.csv && mpirun $mpi_args -np $np \"\$RB_BIN/rb_mpi\" -d \"\$RB_DEV\" --bench send_bw -s 4096 -n 100 --sequential --csv=\$RB_CASE_DIR/s.csv" &&
 			rb_check "$(rb_file r.csv)" 'status == "complete"' 'meta["rounds"] == 2 * (int(E["MPI_NP_R"]) - 1)' \
