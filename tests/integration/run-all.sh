@@ -25,11 +25,10 @@
 # come out as one block, renumbered, when the lane is done.  The guest's
 # CPUs are idle much of the time a pair starts, connects and ends, which
 # the other lane then uses.  The files matching RB_ALONE (default
-# 't_2*.sh t_[4-9]*.sh': all but perftest's, the benchmark cases, peer loss,
-# rogue peers and valgrind, t_0*, t_1* and t_3*, which run beside the
-# second lane) wait for the second lane to end.  A file in the second
-# lane, or one that runs beside it, must not disturb the device (a port
-# set down) nor read device-wide counters or compare speeds.
+# 't_[2-9]*.sh': all but perftest's and the benchmark cases, t_0* and t_1*,
+# which run beside the second lane) wait for the second lane to end.  A
+# file in the second lane, or a t_0*/t_1* file, must not disturb the device
+# (a port set down) nor read device-wide counters or compare speeds.
 #
 # Normally run inside the test bed: scripts/rb-testbed -- tests/integration/run-all.sh
 here=$(cd "$(dirname "$0")" && pwd)
@@ -151,7 +150,7 @@ if [ -n "${RB_PART:-}" ] && ((${#files[@]} == 0)); then
 fi
 beside=()
 if [ -n "${RB_BESIDE:-}" ]; then
-	: "${RB_ALONE=t_2*.sh t_[4-9]*.sh}"
+	: "${RB_ALONE=t_[2-9]*.sh}"
 	for f in "${files[@]}"; do
 		matches "$(basename "$f")" "$RB_BESIDE" && beside+=("$f")
 	done
