@@ -109,11 +109,6 @@ tap_bump() {
 	echo "$TAP_N" >"$RB_TMP/tap.n"
 }
 
-tap_next() {
-	tap_bump
-	echo "$TAP_N"
-}
-
 # tap_diag TEXT: each line of TEXT as a "# " line (in the shell, no sed).
 tap_diag() {
 	local line

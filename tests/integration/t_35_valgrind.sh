@@ -11,10 +11,10 @@
 # send/receive (as the -j 2 -b pair below: both directions, two threads,
 # both sides under valgrind), write latency, read, atomics; the full one
 # (RB_FULL=1) all eight as well; the rest of each program, and the other
-# four, run under ASan+UBSan (LeakSanitizer included) in CI.  Knobs: RB_VG_PROGS (default
-# as said),
-# RB_VG_JOBS, RB_VG_ARGS (more options for both sides, e.g. --no-numa or
-# --cpu=LIST), RB_VG_THREADS (default yes: two -j 2 pairs too).  The valgrind logs stay in each case's folder ($RB_TMP,
+# four, run under ASan+UBSan (LeakSanitizer included) in CI.  Knobs:
+# RB_VG_PROGS (default as said), RB_VG_JOBS, RB_VG_ARGS (more options for
+# both sides, e.g. --no-numa or --cpu=LIST), RB_VG_THREADS (default yes: two
+# -j 2 pairs too).  The valgrind logs stay in each case's folder ($RB_TMP,
 # removed at the end; a failure shows the reports).  Suppressions:
 # tests/integration/valgrind.supp, each entry with its reason.
 # Not for a sanitizer build (valgrind and ASan exclude each other): skipped.
