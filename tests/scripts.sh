@@ -507,8 +507,15 @@ run bash "$top_srcdir/scripts/rb-testbed" --tcg bogus -- true
 [ "$st" = 2 ] && grep -q -- "--tcg: single or multi, not 'bogus'" "$tmp/err"
 ok $? "rb-testbed --tcg bogus: exit 2 naming --tcg and what it takes (status $st)"
 run bash "$top_srcdir/scripts/rb-testbed" --help
-[ "$st" = 0 ] && grep -q -- '--tcg single|multi' "$tmp/out" && grep -q -- '--aslr' "$tmp/out"
-ok $? "rb-testbed --help: --tcg and --aslr listed (status $st)"
+[ "$st" = 0 ] && grep -q -- '--tcg single|multi' "$tmp/out" && grep -q -- '--aslr' "$tmp/out" &&
+	grep -q -- '--tick US' "$tmp/out"
+ok $? "rb-testbed --help: --tcg, --aslr and --tick listed (status $st)"
+run bash "$top_srcdir/scripts/rb-testbed" --tick 2ms -- true
+[ "$st" = 2 ] && grep -q -- "--tick is not a number: 2ms" "$tmp/err"
+ok $? "rb-testbed --tick 2ms: exit 2 naming --tick and the value (status $st)"
+run env RB_TESTBED_TICK=100001 bash "$top_srcdir/scripts/rb-testbed" -- true
+[ "$st" = 2 ] && grep -q -- "RB_TESTBED_TICK is too large: 100001" "$tmp/err"
+ok $? "RB_TESTBED_TICK=100001: exit 2 naming the variable and the limit (status $st)"
 
 
 # ---- rb_check (tests/integration/lib.sh): through run-all.sh's check

@@ -3,8 +3,9 @@
 # overlay).  Makes rxe0, then runs the command with the caller's environment
 # and working directory.  Talks to the host only through files in the run
 # folder /run/rb-testbed (a 9p share of a host temp dir):
-#   config   (in)  sourced: TB_NETDEV TB_IP TB_PEER TB_MTU TB_CWD TB_CMD[] TB_WAIT_FOR TB_KEEP_GOING
+#   config   (in)  sourced: TB_NETDEV TB_IP TB_PEER TB_MTU TB_CWD TB_CMD[] TB_WAIT_FOR TB_KEEP_GOING TB_TICK_US
 #   rxe.sh   (in)  scripts/testbed/rxe.sh
+#   tick.py  (in)  scripts/testbed/tick.py
 #   env      (in)  the caller's environment, as export lines
 #   out, err (out) the command's stdout and stderr
 #   timing   (out) boot/ready uptimes, device, GID index
@@ -49,6 +50,26 @@ log() { echo "rb-testbed-guest: $*" >&2; }
 
 boot_s=$(uptime_s)
 
+# --tick: an interrupt every TB_TICK_US of CPU time of each process this
+# shell starts from now on (tick.py says why); it starts while the RDMA
+# modules load, and says in /run/rb-tick whether it runs (tick_status waits
+# for that before the command starts).  Nothing to hand over with one vCPU.
+start_tick() {
+	[ "${TB_TICK_US:-0}" -gt 0 ] && [ "$(nproc)" -gt 1 ] || return 0
+	python3 "$R/tick.py" "$TB_TICK_US" /run/rb-tick $$ 2>>"$R/setup-err" &
+}
+
+# tick_status: what start_tick gave (at most 10 s for python3 to start).
+tick_status() {
+	[ "${TB_TICK_US:-0}" -gt 0 ] && [ "$(nproc)" -gt 1 ] || { echo "tick=off"; return; }
+	for ((t = 0; t < 100; t++)); do
+		[ -s /run/rb-tick ] && { cat /run/rb-tick; return; }
+		sleep 0.1
+	done
+	echo "tick failed: no word from tick.py in 10 s"
+}
+start_tick
+
 . "$R/rxe.sh"
 for ((t = 0; t < 300; t++)); do	# init loads the RDMA modules in the background
 	[ -e /dev/.rb-modules-loaded ] && break
@@ -59,8 +80,8 @@ dummy=no; [ "$TB_NETDEV" = rxedummy0 ] && dummy=yes
 ready=no
 if rxe_setup "$TB_NETDEV" "$TB_IP" "$TB_MTU" $dummy 2>>"$R/setup-err"; then
 	ready=yes ready_s=$(uptime_s)
-	printf 'boot_s=%s\nready_s=%s\n%s\n' "$boot_s" "$ready_s" \
-		"$(rxe_describe "$TB_NETDEV" "$TB_IP")" >"$R/timing.tmp"
+	printf 'boot_s=%s\nready_s=%s\n%s %s\n' "$boot_s" "$ready_s" \
+		"$(rxe_describe "$TB_NETDEV" "$TB_IP")" "$(tick_status)" >"$R/timing.tmp"
 	export RB_DEV=rxe0 RB_GID_INDEX RB_IP=$TB_IP RB_NETDEV=$TB_NETDEV
 else
 	printf 'boot_s=%s\nsetup failed: %s\n' "$boot_s" "$(cat "$R/setup-err")" >"$R/timing.tmp"
