@@ -54,14 +54,16 @@ boot_s=$(uptime_s)
 # shell starts from now on (tick.py says why); it starts while the RDMA
 # modules load, and says in /run/rb-tick whether it runs (tick_status waits
 # for that before the command starts).  Nothing to hand over with one vCPU.
+tick=no
+[ "${TB_TICK_US:-0}" -gt 0 ] && [ "$(nproc)" -gt 1 ] && tick=yes
 start_tick() {
-	[ "${TB_TICK_US:-0}" -gt 0 ] && [ "$(nproc)" -gt 1 ] || return 0
+	[ "$tick" = yes ] || return 0
 	python3 "$R/tick.py" "$TB_TICK_US" /run/rb-tick $$ 2>>"$R/setup-err" &
 }
 
 # tick_status: what start_tick gave (at most 10 s for python3 to start).
 tick_status() {
-	[ "${TB_TICK_US:-0}" -gt 0 ] && [ "$(nproc)" -gt 1 ] || { echo "tick=off"; return; }
+	[ "$tick" = yes ] || { echo "tick=off"; return; }
 	for ((t = 0; t < 100; t++)); do
 		[ -s /run/rb-tick ] && { cat /run/rb-tick; return; }
 		sleep 0.1

@@ -9,7 +9,7 @@
 loc_count() { awk -v c="$1" '$1 == "LOC:" { print $(c + 2) }' /proc/interrupts; }
 
 tick=$(cat /run/rb-tick 2>/dev/null)
-if [[ $tick =~ ^tick=([0-9]+)\ us ]] && [ "$(nproc)" -gt 1 ]; then
+if [[ $tick =~ ^tick=([0-9]+)\ us ]]; then
 	period=${BASH_REMATCH[1]}
 	a=$(loc_count 1)
 	taskset -c 1 timeout 1 bash -c 'while :; do :; done'
