@@ -501,7 +501,9 @@ rb_mpi_signal() {
 	done
 	sleep "$3"
 	t0=$SECONDS
-	[ -n "$RB_VICTIM" ] && kill -"$2" "$RB_VICTIM"
+	if [ -n "$RB_VICTIM" ] && ! kill -"$2" "$RB_VICTIM" 2>/dev/null; then
+		tap_diag "$1: rank $RB_VICTIM had ended before SIG$2: the job was over, too short to be signalled mid-run"
+	fi
 	wait "$pid"
 	RB_JOB_RC=$?
 	RB_JOB_TOOK=$((SECONDS - t0))
