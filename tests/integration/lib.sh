@@ -517,6 +517,9 @@ rb_mpi_signal() {
 # ranks waiting on it notice within --timeout (in a link) or --step-timeout
 # (between steps), say so and end the job (MPI_Abort).  5 s or 8 s plus the
 # abort: 40 s is far beyond, and the `timeout 120` around it cannot have fired.
+# The stop comes 3 s after the links move data, so CMD must still be running
+# then on a fast guest or device too: -D 4 for 6 rounds (with 4 vCPUs, a -D 1
+# job had ended before the signal).
 rb_mpi_stopped_case() {
 	local err st=1
 	rb_mpi_signal "$1" STOP 3 "$2 --timeout 5 --step-timeout 8"

@@ -104,9 +104,7 @@ else
 	tap_ok $? "rb_mpi: a rank killed mid-run ends the job (non-zero, said on stderr) within 30 s; rank 0's file lists every link, those not measured as unmeasured"
 	[ -s "$(rb_file m.csv)" ] && tap_diag "rank killed: rows by status: $(awk -F, '!/^#/ && NR > 1 { n[$(NF - 1)]++ } END { for (k in n) printf "%s %d  ", k, n[k] }' "$(rb_file m.csv)")"
 
-	# a rank that hangs (SIGSTOP) rather than dies, 3 s after the links
-	# move data: -D 4, so that the job (6 rounds) is still running then on a
-	# fast guest too (with 4 vCPUs, a -D 1 job had ended before the signal)
+	# a rank that hangs (SIGSTOP) rather than dies (-D 4: see rb_mpi_stopped_case)
 	rb_mpi_stopped_case "mpi rank stopped" "mpirun $mpi_args -np $mpi_np \"\$RB_BIN/rb_mpi\" -d \"\$RB_DEV\" --bench write_bw -D 4" "rb_mpi under mpirun"
 
 	# rounds against one link at a time, 6 ranks (and 8 in the full run):

@@ -62,9 +62,7 @@ else
 		tap_ok $? "rb_mpi under salloc -n $slurm_np mpirun: pairs write_bw, 12 links, each a full row"
 		[ -s "$(rb_file m.csv)" ] && tap_diag "salloc mpirun: $RB_JOB_TOOK s, $(slurm_matrix "$(rb_file m.csv)")"
 
-		# a rank that hangs (SIGSTOP) rather than dies, 3 s after the links
-		# move data: -D 4, so that the job (6 rounds) is still running then on a
-		# fast guest too (with 4 vCPUs, a -D 1 job had ended before the signal)
+		# a rank that hangs (SIGSTOP) rather than dies (-D 4: see rb_mpi_stopped_case)
 		rb_mpi_stopped_case "slurm rank stopped" "srun --mpi=$slurm_mpi -n $slurm_np \"\$RB_BIN/rb_mpi\" -d \"\$RB_DEV\" --bench write_bw -D 4" "rb_mpi under srun"
 	fi
 	"$top_srcdir/scripts/testbed/slurm-up" --stop "$RB_TMP/slurm"
