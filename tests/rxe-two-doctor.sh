@@ -13,6 +13,7 @@ testbed_ready
 mkdir -p "$top_builddir/.cache" || skip "cannot write $top_builddir/.cache"
 RB_DOCTOR_SHARED=$(mktemp -d "$top_builddir/.cache/doctor-two.XXXXXX") || skip "mktemp failed"
 export RB_DOCTOR_SHARED
+shares+=(--share "$RB_DOCTOR_SHARED")	# writable in both guests: the build is --cached
 trap 'rm -rf "$RB_DOCTOR_SHARED"' EXIT
 run_tap bash "$testbed" --two-guests --mode vm --timeout "${RB_TESTBED_TIMEOUT:-900}" "${shares[@]}" \
 	--server-cmd "bash '$top_srcdir/tests/two/doctor-server.sh' '$RB_DOCTOR_SHARED' '$top_builddir'" \

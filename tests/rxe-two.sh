@@ -21,6 +21,7 @@ testbed_ready
 mkdir -p "$top_builddir/.cache" || skip "cannot write $top_builddir/.cache"
 RB_SLURM_SHARED=$(mktemp -d "$top_builddir/.cache/slurm-two.XXXXXX") || skip "mktemp failed"
 export RB_SLURM_SHARED
+shares+=(--share "$RB_SLURM_SHARED")	# writable in both guests: the build is --cached
 trap 'rm -rf "$RB_SLURM_SHARED"' EXIT
 run_tap bash "$testbed" --two-guests --mode vm --timeout "${RB_TESTBED_TIMEOUT:-600}" "${shares[@]}" \
 	--server-cmd "bash '$top_srcdir/tests/two/server.sh'" \

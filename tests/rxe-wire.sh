@@ -15,6 +15,7 @@ testbed_ready
 mkdir -p "$top_builddir/.cache" || skip "cannot write $top_builddir/.cache"
 RB_WIRE_SHARED=$(mktemp -d "$top_builddir/.cache/wire.XXXXXX") || skip "mktemp failed"
 export RB_WIRE_SHARED
+shares+=(--share "$RB_WIRE_SHARED")	# writable in both guests: the build is --cached
 trap 'rm -rf "$RB_WIRE_SHARED"' EXIT
 run_tap bash "$testbed" --two-guests --mode vm --timeout "${RB_TESTBED_TIMEOUT:-1200}" "${shares[@]}" \
 	--server-cmd "bash '$top_srcdir/tests/wire/server.sh'" \

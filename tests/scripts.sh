@@ -508,8 +508,11 @@ run bash "$top_srcdir/scripts/rb-testbed" --tcg bogus -- true
 ok $? "rb-testbed --tcg bogus: exit 2 naming --tcg and what it takes (status $st)"
 run bash "$top_srcdir/scripts/rb-testbed" --help
 [ "$st" = 0 ] && grep -q -- '--tcg single|multi' "$tmp/out" && grep -q -- '--aslr' "$tmp/out" &&
-	grep -q -- '--tick US' "$tmp/out"
-ok $? "rb-testbed --help: --tcg, --aslr and --tick listed (status $st)"
+	grep -q -- '--tick US' "$tmp/out" && grep -q -- '--cached DIR' "$tmp/out"
+ok $? "rb-testbed --help: --tcg, --aslr, --tick and --cached listed (status $st)"
+run bash "$top_srcdir/scripts/rb-testbed" --cached "$tmp/nosuchdir" -- true
+[ "$st" = 2 ] && grep -q -- "--cached: no such folder: $tmp/nosuchdir" "$tmp/err"
+ok $? "rb-testbed --cached with no such folder: exit 2 naming --cached and the folder (status $st)"
 run bash "$top_srcdir/scripts/rb-testbed" --tick 2ms -- true
 [ "$st" = 2 ] && grep -q -- "--tick is not a number: 2ms" "$tmp/err"
 ok $? "rb-testbed --tick 2ms: exit 2 naming --tick and the value (status $st)"

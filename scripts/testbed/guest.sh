@@ -92,6 +92,9 @@ mv "$R/timing.tmp" "$R/timing"	# whole at once: bash writes line by line
 [ "$ready" = yes ] || [ "$TB_KEEP_GOING" = yes ] || exit 1
 
 export RB_TESTBED=vm
+# --cached folders (init bound them read-only), for the command to check
+RB_TESTBED_CACHED=$(sed -n 's/^cached //p' "$R/shares" | tr '\n' ' ')
+export RB_TESTBED_CACHED=${RB_TESTBED_CACHED% }
 # The kernel's default host name "(none)" is refused by Open MPI (rb_mpi):
 # rbguest1, or rbguest2 for the second of --two-guests.
 if [ "$(hostname 2>/dev/null)" = "(none)" ]; then

@@ -38,6 +38,23 @@ trap 'rb_check_stop; rm -rf "$RB_TMP"' EXIT
 rb_check_serve
 
 tap_diag "device $RB_DEV, GID index $RB_GID_INDEX, IP $RB_IP, test bed ${RB_TESTBED:-none}"
+
+# cached_ro DIR: DIR is a read-only mount point (/proc/self/mountinfo: field
+# 5 the mount point, 6 its options).
+cached_ro() {
+	local a b c d mp opts rest
+	while read -r a b c d mp opts rest; do
+		[ "$mp" = "${1// /\\040}" ] && [[ ,$opts, == *,ro,* ]] && return 0
+	done </proc/self/mountinfo
+	return 1
+}
+# The test bed's --cached folders (the builds: tests/testbed-tap.sh) must be
+# what it says: read-only, the host root's cached view, not the share.
+if [ -n "${RB_TESTBED_CACHED:-}" ]; then
+	st=0
+	for d in $RB_TESTBED_CACHED; do cached_ro "$d" || { st=1; tap_diag "$d: not a read-only mount"; }; done
+	tap_ok "$st" "the test bed's --cached folders are read-only mounts in the guest: $RB_TESTBED_CACHED"
+fi
 san_bin=""
 if [ -n "${RB_SAN_BIN:-}" ]; then
 	if grep -qa __asan_init "$RB_SAN_BIN/rb_send_bw" 2>/dev/null; then
