@@ -429,6 +429,24 @@ is accepted too.
 @events
 Sleep on a completion channel instead of busy polling the completion queue.
 [lat,all] Latency then includes the wake-up.
+@poll-pause
+Busy polling with the CPU's spin-wait hint (x86 PAUSE, arm64 YIELD) after
+each empty poll.
+For virtual machines whose vCPUs share host cores: the hypervisor can then
+run another vCPU (KVM's pause-loop exiting), and qemu's software emulation
+(TCG) moves to its next vCPU at once, where two polling processes would
+otherwise see each other only at the guest kernel's tick (4\ ms).
+Off by default, as perftest's loops have none: on a dedicated core it can
+add up to one pause (tens of nanoseconds on recent x86) to each latency
+sample.
+Default: on when the environment variable
+.B RB_POLL_PAUSE
+is 1 (0 or empty: off; any other value is refused);
+.BR rb\-testbed (1)
+sets it in its guests.
+The metadata's
+.B completion
+says whether the loops paused.
 @atomic-type
 FETCH_AND_ADD or CMP_AND_SWAP (in any case), on 8-byte words of the
 server's buffer: operation k of a QP on slot k mod 64, the slots 64 bytes

@@ -20,7 +20,7 @@ enum {
 	OPT_THREAD_ROWS,
 	OPT_LOOPBACK,
 	OPT_INTERVAL, OPT_RUN_INF, OPT_MIN_BW, OPT_VALIDATE,
-	OPT_LOAD, OPT_LOAD_SIZE, OPT_LOAD_QPS, OPT_LOAD_COMPARE,
+	OPT_LOAD, OPT_LOAD_SIZE, OPT_LOAD_QPS, OPT_LOAD_COMPARE, OPT_POLL_PAUSE,
 };
 
 /* The groups of --help, in this order. */
@@ -94,6 +94,7 @@ static const struct opt_desc opt_table[] = {
 	{ "inline-size", 'I', 1, "BYTES", FEAT_INLINE, G_TEST, "inline sends of up to BYTES, never above the device's grant" },
 	{ "disable-pcie-relaxed", OPT_NO_RELAXED, 0, NULL, 0, G_TEST, "register buffers without PCIe relaxed ordering" },
 	{ "events", 'e', 0, NULL, FEAT_EVENTS, G_TEST, "sleep on a completion channel instead of busy polling" },
+	{ "poll-pause", OPT_POLL_PAUSE, 0, NULL, 0, G_TEST, "the CPU's pause instruction between empty polls, for VMs whose vCPUs share cores (also RB_POLL_PAUSE=1)" },
 	{ "atomic-type", 'A', 1, "OP", FEAT_ATOMIC_OP, G_TEST, "FETCH_AND_ADD or CMP_AND_SWAP" },
 	{ "atomic-same-address", OPT_ATOMIC_SAME, 0, NULL, FEAT_ATOMIC_OP, G_TEST, "every atomic of a QP on one 8-byte word (default: 64 slots, 64 B apart, as perftest)" },
 	{ "validate", OPT_VALIDATE, 0, NULL, FEAT_SIZE, G_TEST, "check every message's payload against a pattern of its QP and slot; exit 1 on a mismatch" },
@@ -407,6 +408,7 @@ static int options_apply(int c, const char *arg, struct rb_options *o)
 	case 'o': return parse_uint(c, arg, 1, 256, &o->outs);
 	case 'I': return parse_int(c, arg, 0, 4096, &o->inline_size);
 	case 'e': o->events = true; return 0;
+	case OPT_POLL_PAUSE: o->poll_pause = true; return 0;
 	case 'A': return parse_atomic(arg, &o->atomic_op);
 	case OPT_ATOMIC_SAME: o->atomic_same_address = true; return 0;
 	case OPT_VALIDATE: o->validate = true; return 0;
@@ -625,6 +627,19 @@ static int check_cq_mod(struct rb_options *o)
 	return 0;
 }
 
+/* RB_POLL_PAUSE: --poll-pause's default, 0 or 1 (the test bed sets 1). */
+static int poll_pause_env(struct rb_options *o)
+{
+	const char *v = getenv("RB_POLL_PAUSE");
+
+	if (!v || !*v || !strcmp(v, "0"))
+		return 0;
+	if (strcmp(v, "1"))
+		return usage_error("RB_POLL_PAUSE=%s: 0 or 1 (1: --poll-pause)", v);
+	o->poll_pause = true;
+	return 0;
+}
+
 int options_parse(int argc, char **argv, const struct rb_bench *b, struct rb_options *o)
 {
 	struct option lo[N_LONG + 1];
@@ -634,6 +649,8 @@ int options_parse(int argc, char **argv, const struct rb_bench *b, struct rb_opt
 	int c;
 
 	options_defaults(b, o);
+	if (poll_pause_env(o))
+		return -EINVAL;
 	options_cmdline(argc, argv, o);
 	build_getopt(lo, alt, so);
 	opterr = 0;
@@ -834,6 +851,7 @@ void options_inherit(struct rb_options *load, const struct rb_options *o)
 	load->no_numa = o->no_numa;
 	load->verbose = o->verbose;
 	load->clock = o->clock;
+	load->poll_pause = o->poll_pause;
 	load->warmup_s = 0;
 }
 

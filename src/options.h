@@ -64,6 +64,7 @@ struct rb_options {
 	int inline_size;            /* -I, -1: the test's default */
 	bool no_relaxed;            /* --disable-pcie-relaxed */
 	bool events;
+	bool poll_pause;            /* --poll-pause (RB_POLL_PAUSE=1): pause between empty polls */
 	enum rb_atomic_op atomic_op;
 	bool atomic_same_address;   /* --atomic-same-address: one word per QP */
 	bool validate;              /* --validate: check every message's payload */

@@ -411,6 +411,14 @@ static void meta_cq_mod(struct report *r, const struct rb_options *o)
 /* Where the operations land (src/engine/wr.c loop_addr_slots): atomics' slots, the
  * other bandwidth tests' cycling through RB_CYCLE_BYTES (sizes up to half
  * of it; one address above, and in latency tests). */
+/* How the loops wait for completions (--events, --poll-pause). */
+static const char *completion_text(const struct rb_options *o)
+{
+	if (o->events)
+		return o->poll_pause ? "events, pause between empty polls" : "events";
+	return o->poll_pause ? "busy poll, pause between empty polls" : "busy poll";
+}
+
 static void meta_addresses(struct report *r, const struct rb_session *s)
 {
 	const struct rb_options *o = s->opt;
@@ -470,7 +478,7 @@ static void meta_test(struct report *r, const struct rb_session *s)
 	out_meta_u64(r->out, "inline_granted", "Inline granted[B]", s->q.inline_granted);
 	out_meta_str(r->out, "relaxed_ordering", "PCIe relax order", qps_relaxed_text(&s->q));
 	out_meta_str(r->out, "connect", "Connection setup", o->rdma_cm ? "rdma_cm" : "manual (TCP exchange)");
-	out_meta_str(r->out, "completion", "Completions", o->events ? "events" : "busy poll");
+	out_meta_str(r->out, "completion", "Completions", completion_text(o));
 	if (o->run_infinitely) {
 		out_meta_str(r->out, "run_infinitely", "Duration", "until stopped (--run_infinitely)");
 		out_meta_double(r->out, "warmup_s", "Warm-up[s]", o->warmup_s, 3);

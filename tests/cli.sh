@@ -131,6 +131,10 @@ st=$?
 diag <"$tmp/err"
 [ $st = 2 ] && grep -q -- '-Q/--cq-mod 128 is larger than -t/--tx-depth 64' "$tmp/err"
 ok $? "-Q above -t: exit 2, naming both"
+RB_POLL_PAUSE=yes "$top_builddir/rb_send_lat" -n 5 127.0.0.1 >/dev/null 2>"$tmp/err"
+st=$?
+[ $st = 2 ] && grep -q -- 'RB_POLL_PAUSE=yes: 0 or 1' "$tmp/err"
+ok $? "RB_POLL_PAUSE=yes: exit 2, naming the variable and its values"
 "$top_builddir/rb_write_bw" -a -s 64 >/dev/null 2>&1
 ok "$([ $? = 2 ] && echo 0 || echo 1)" "-a with -s: exit 2"
 # --validate: not the atomics (they check themselves), not -j, and the

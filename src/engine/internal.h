@@ -36,7 +36,24 @@ struct watch {
 	unsigned spins;             /* empty looks of a latency wait (watch_spin) */
 	uint64_t busy;              /* weighted completions since the last heartbeat check */
 	bool progressed;
+	bool pause;                 /* --poll-pause: cpu_relax() at each empty look */
 };
+
+/*
+ * The CPU's spin-wait hint (x86 PAUSE, arm64 YIELD).  A hypervisor takes a
+ * vCPU spinning on it off its core for another (KVM's pause-loop exiting),
+ * and qemu's TCG moves to its next vCPU at once: without it, two polling
+ * processes in a single-threaded TCG guest see each other only at the guest
+ * kernel's tick.  perftest's loops have none, so it is off by default.
+ */
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield" ::: "memory");
+#endif
+}
 
 void watch_init(struct watch *w, struct rb_session *s, const char *what);
 int watch_idle(struct watch *w);
@@ -51,6 +68,8 @@ int watch_idle(struct watch *w);
 #define SPIN_CHECK_MASK 15u
 static inline int watch_spin(struct watch *w)
 {
+	if (w->pause)
+		cpu_relax();
 	if (++w->spins & SPIN_CHECK_MASK)
 		return 0;
 	return watch_idle(w);

@@ -12,7 +12,8 @@
 
 void watch_init(struct watch *w, struct rb_session *s, const char *what)
 {
-	*w = (struct watch){ .s = s, .what = what, .last_ns = clock_now_ns() };
+	*w = (struct watch){ .s = s, .what = what, .last_ns = clock_now_ns(),
+			     .pause = s->opt->poll_pause };
 	heartbeat(s, w->last_ns);
 }
 
@@ -61,6 +62,8 @@ int watch_idle(struct watch *w)
 {
 	uint64_t now;
 
+	if (w->pause)
+		cpu_relax();
 	if (session_stopped(w->s))
 		return -EINTR;
 	if (w->s->peer_done)

@@ -46,5 +46,5 @@ rb_csv "read_lat -R" $P "-R -n 500" &&
 tap_ok $? "rb_read_lat -R: connected by rdma_cm"
 
 rb_csv "read_lat -e" $P "-n 500 -e" &&
-	rb_check "$(rb_file client.csv)" 'lat(r, 2, 500)' 'meta["completion"] == "events"'
+	rb_check "$(rb_file client.csv)" 'lat(r, 2, 500)' 'meta["completion"].startswith("events")'
 tap_ok $? "rb_read_lat -e: 500 samples with completion events"

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
@@ -354,10 +355,40 @@ static void test_intervals(void)
 	is_int(parse(&lat, &o, "--interval=0.5", NULL), 0, "--interval on a latency test");
 }
 
+/* --poll-pause, and RB_POLL_PAUSE (0 or 1) as its default. */
+static void test_poll_pause(void)
+{
+	struct rb_options o, ld;
+
+	unsetenv("RB_POLL_PAUSE");
+	is_int(parse(&bw, &o, NULL), 0, "no --poll-pause");
+	ok(!o.poll_pause, "... no pause by default (perftest's loops have none)");
+	is_int(parse(&lat, &o, "--poll-pause", NULL), 0, "--poll-pause");
+	ok(o.poll_pause, "... taken");
+	is_int(parse(&bw, &o, "--poll_pause", NULL), 0, "--poll_pause (perftest's spelling)");
+	ok(o.poll_pause, "... taken");
+	setenv("RB_POLL_PAUSE", "1", 1);
+	is_int(parse(&bw, &o, NULL), 0, "RB_POLL_PAUSE=1");
+	ok(o.poll_pause, "... pauses");
+	memset(&ld, 0, sizeof(ld));
+	options_inherit(&ld, &o);
+	ok(ld.poll_pause, "a --load inherits it");
+	setenv("RB_POLL_PAUSE", "0", 1);
+	is_int(parse(&bw, &o, NULL), 0, "RB_POLL_PAUSE=0");
+	ok(!o.poll_pause, "... no pause");
+	setenv("RB_POLL_PAUSE", "", 1);
+	is_int(parse(&bw, &o, NULL), 0, "RB_POLL_PAUSE empty");
+	ok(!o.poll_pause, "... no pause");
+	setenv("RB_POLL_PAUSE", "yes", 1);
+	is_int(parse(&bw, &o, NULL), -EINVAL, "RB_POLL_PAUSE=yes is refused (0 or 1)");
+	unsetenv("RB_POLL_PAUSE");
+}
+
 int main(void)
 {
 	log_set_prog("test_options");
 	fclose(stderr);
+	unsetenv("RB_POLL_PAUSE");
 	test_defaults();
 	test_good_values();
 	test_bad_values();
@@ -367,5 +398,6 @@ int main(void)
 	test_spellings();
 	test_intervals();
 	test_load();
+	test_poll_pause();
 	return tap_done();
 }
