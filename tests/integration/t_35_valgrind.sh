@@ -13,8 +13,8 @@
 # (RB_FULL=1) all eight as well; the rest of each program, and the other
 # four, run under ASan+UBSan (LeakSanitizer included) in CI.  Knobs:
 # RB_VG_PROGS (default as said), RB_VG_JOBS, RB_VG_ARGS (more options for
-# both sides, e.g. --no-numa or --cpu=LIST), RB_VG_THREADS (default yes: two
-# -j 2 pairs too).  The valgrind logs stay in each case's folder ($RB_TMP,
+# both sides, e.g. --no-numa or --cpu=LIST), RB_VG_THREADS (default yes: a
+# -j 2 pair too, two in the full run).  The valgrind logs stay in each case's folder ($RB_TMP,
 # removed at the end; a failure shows the reports).  Suppressions:
 # tests/integration/valgrind.supp, each entry with its reason.
 # Not for a sanitizer build (valgrind and ASan exclude each other): skipped.
@@ -35,7 +35,7 @@ vg=(valgrind --tool=memcheck --leak-check=full --show-leak-kinds=definite
 # client reads, writes or does atomics on its memory, or answers its
 # ping-pong with the same loop) running the plain build: every side's code,
 # setup, server and client halves of the exchange, each loop and teardown
-# still runs under valgrind in one pair or another (the fast run: 8
+# still runs under valgrind in one pair or another (the fast run: 7
 # valgrind processes, with rb_devices' two).
 vg_both() {
 	case $1 in
@@ -139,9 +139,14 @@ done
 
 # -j 2: two measuring threads a side (src/threads.c: the start gate, the
 # frames carried for the threads, each thread's teardown), both directions.
-# RB_VG_THREADS=no leaves them out.  They go first, the longest.
+# RB_VG_THREADS=no leaves them out.  They go first, the longest.  The fast
+# run has the send/receive pair only (both its sides under valgrind: every
+# part of threads.c on both roles); the full run the write pair too.
 vg_pairs=()
-[ "${RB_VG_THREADS:-yes}" = no ] || vg_pairs=("rb_send_bw -j 2 -b" "rb_write_bw -j 2")
+if [ "${RB_VG_THREADS:-yes}" != no ]; then
+	vg_pairs=("rb_send_bw -j 2 -b")
+	rb_full && vg_pairs+=("rb_write_bw -j 2")
+fi
 # shellcheck disable=SC2206 # a list of words
 vg_pairs+=($vg_progs)
 
