@@ -408,9 +408,6 @@ static void meta_cq_mod(struct report *r, const struct rb_options *o)
 		out_meta_str(r->out, "cq_mod_by_size", "CQ Moderation by size[B:WRs]", buf);
 }
 
-/* Where the operations land (src/engine/wr.c loop_addr_slots): atomics' slots, the
- * other bandwidth tests' cycling through RB_CYCLE_BYTES (sizes up to half
- * of it; one address above, and in latency tests). */
 /* How the loops wait for completions (--events, --poll-pause). */
 static const char *completion_text(const struct rb_options *o)
 {
@@ -419,6 +416,9 @@ static const char *completion_text(const struct rb_options *o)
 	return o->poll_pause ? "busy poll, pause between empty polls" : "busy poll";
 }
 
+/* Where the operations land (src/engine/wr.c loop_addr_slots): atomics' slots, the
+ * other bandwidth tests' cycling through RB_CYCLE_BYTES (sizes up to half
+ * of it; one address above, and in latency tests). */
 static void meta_addresses(struct report *r, const struct rb_session *s)
 {
 	const struct rb_options *o = s->opt;
