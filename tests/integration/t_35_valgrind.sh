@@ -99,7 +99,9 @@ vg_start() {
 	RB_PAIR_TIMEOUT=$vg_limit rb_start client "${cmd/SIDE/client} \"\$RB_IP\""
 }
 
-vg_check() { # PROG SECONDS
+# vg_check PROG T0: the pair's verdict, with the seconds since T0 (its
+# batch's start) once both sides ended.
+vg_check() {
 	local s c st=0
 	rb_case_dir "valgrind $1"
 	rb_wait server client
@@ -111,7 +113,7 @@ vg_check() { # PROG SECONDS
 	fi
 	c=$(vg_report client) || st=1
 	[ "$st" = 0 ] || vg_show server client
-	tap_ok "$st" "$1 under valgrind memcheck: $s; $c ($2 s)"
+	tap_ok "$st" "$1 under valgrind memcheck: $s; $c ($((SECONDS - $2)) s)"
 }
 
 if ! command -v valgrind >/dev/null; then
@@ -163,7 +165,7 @@ while (($#)); do
 		vg_start "${batch[$i]}" "$((vg_port + i))"
 	done
 	for prog in "${batch[@]}"; do
-		vg_check "$prog" "$((SECONDS - t0))"
+		vg_check "$prog" "$t0"
 	done
 done
 
