@@ -1,28 +1,33 @@
 #!/bin/bash
-# Automake test: rb_mpi across two hosts, one rank in each: the two-guest
+# Automake test: the cases between two hosts, in ONE boot of the two-guest
 # Soft-RoCE test bed (scripts/rb-testbed --two-guests: rbguest1 192.0.2.1
-# and rbguest2 192.0.2.2, each with its own rxe0 on eth0) made a two-node
-# Slurm cluster (scripts/testbed/slurm-up; guest A runs tests/two/server.sh,
-# the controller), then the cases tests/two/t_*.sh in guest B through
-# tests/integration/run-all.sh.  Skips and CI rules: tests/testbed-tap.sh.
+# and rbguest2 192.0.2.2, each with its own rxe0 on eth0, linked by a UDP
+# socket NIC that tcpdump sees).  Guest A runs tests/two/servers.sh (the
+# servers of all three, side by side); guest B the cases through
+# tests/integration/run-all.sh, in this order:
+#   - tests/wire/t_*.sh: rb-wire on the RoCE v2 traffic between the guests
+#     (skips without tcpdump);
+#   - tests/two/t_*.sh: rb_mpi with one rank in each guest, the two made a
+#     Slurm cluster (scripts/testbed/slurm-up; skips without rb_mpi or
+#     Slurm);
+#   - tests/two/d_*.sh: rb_doctor between the guests, with faults injected
+#     in guest B (last: its MTU lowered, UDP 4791 dropped).
+# Each file tells guest A it is done through its own folder, which both
+# guests see (RB_WIRE_SHARED, RB_SLURM_SHARED, RB_DOCTOR_SHARED).  Until
+# 2026-12-02 these were three boots (rxe-two, rxe-wire, rxe-two-doctor):
+# one is two guests' start and set-up, ~20 s of qemu's CPU, fewer twice.
+# Skips and CI rules: tests/testbed-tap.sh.
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 WHAT="the two-guest rxe test bed"
 . "${0%/*}/testbed-tap.sh"
 
-# nothing to boot two guests for: MPI is optional at configure time
-if [ ! -x "$top_builddir/rb_mpi" ]; then
-	echo "1..0 # SKIP rb_mpi not built (./configure --with-mpi)"
-	exit 0
-fi
-command -v slurmd >/dev/null && command -v slurmctld >/dev/null && command -v munged >/dev/null ||
-	skip "Slurm not installed (Debian: slurmd slurmctld slurm-client munge)"
 testbed_ready
-# the munge key and the logs: a fresh folder both guests see
 mkdir -p "$top_builddir/.cache" || skip "cannot write $top_builddir/.cache"
-RB_SLURM_SHARED=$(mktemp -d "$top_builddir/.cache/slurm-two.XXXXXX") || skip "mktemp failed"
-export RB_SLURM_SHARED
-shares+=(--share "$RB_SLURM_SHARED")	# writable in both guests: the build is --cached
-trap 'rm -rf "$RB_SLURM_SHARED"' EXIT
-run_tap bash "$testbed" --two-guests --mode vm --timeout "${RB_TESTBED_TIMEOUT:-600}" "${shares[@]}" \
-	--server-cmd "bash '$top_srcdir/tests/two/server.sh'" \
-	-- env RB_TESTS='../two/t_*.sh' bash "$run_all"
+shared=$(mktemp -d "$top_builddir/.cache/two.XXXXXX") || skip "mktemp failed"
+trap 'rm -rf "$shared"' EXIT
+export RB_WIRE_SHARED=$shared/wire RB_SLURM_SHARED=$shared/slurm RB_DOCTOR_SHARED=$shared/doctor
+mkdir -p "$RB_WIRE_SHARED" "$RB_SLURM_SHARED" "$RB_DOCTOR_SHARED" || skip "cannot write $shared"
+shares+=(--share "$shared")	# writable in both guests: the build is --cached
+run_tap bash "$testbed" --two-guests --mode vm --timeout "${RB_TESTBED_TIMEOUT:-1800}" "${shares[@]}" \
+	--server-cmd "bash '$top_srcdir/tests/two/servers.sh'" \
+	-- env RB_TESTS='../wire/t_*.sh ../two/t_*.sh ../two/d_*.sh' bash "$run_all"

@@ -1,4 +1,4 @@
-# rb_doctor between two guests (tests/rxe-two-doctor.sh): guest A
+# rb_doctor between two guests (tests/rxe-two.sh, its last file): guest A
 # ($RB_PEER) runs rb_doctor --server -p 18600; these cases run in guest B.
 # Faults injected for real in guest B: its netdev MTU lowered to 1000 B
 # (rxe's active MTU then 512 B against the peer's 1024 B), and UDP 4791 (RoCE

@@ -1,6 +1,7 @@
 #!/bin/bash
-# Guest A (192.0.2.1) of tests/rxe-two-doctor.sh: rb_doctor --server, kept
-# up until guest B's cases (tests/two/d_*.sh) write DIR/done, or 600 s pass.
+# Guest A (192.0.2.1) of tests/rxe-two.sh (tests/two/servers.sh): rb_doctor
+# --server, kept up until guest B's cases (tests/two/d_*.sh) write DIR/done,
+# or 600 s pass.
 #   doctor-server.sh DIR BUILDDIR
 dir=$1 bin=$2
 "$bin/rb_doctor" -d rxe0 --server -p 18600 --timeout 10 2>"$dir/server.err" &

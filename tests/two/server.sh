@@ -1,9 +1,9 @@
 #!/bin/bash
-# Guest A (rbguest1, 192.0.2.1) of tests/rxe-two.sh: the Slurm controller and
-# the first node (scripts/testbed/slurm-up), kept up until guest B's cases
-# write $RB_SLURM_SHARED/done (or 400 s pass).  RB_SLURM_SHARED: a folder
-# both guests see (under the shared source tree), made fresh by rxe-two.sh;
-# the munge key goes there.
+# Guest A (rbguest1, 192.0.2.1) of tests/rxe-two.sh (tests/two/servers.sh):
+# the Slurm controller and the first node (scripts/testbed/slurm-up), kept up
+# until guest B's cases write $RB_SLURM_SHARED/done (or 400 s pass).
+# RB_SLURM_SHARED: a folder both guests see (under the shared source tree),
+# made fresh by rxe-two.sh; the munge key goes there.
 here=$(cd "$(dirname "$0")" && pwd)
 : "${RB_SLURM_SHARED:?RB_SLURM_SHARED not set}"
 # the node names, without DNS

@@ -1,5 +1,6 @@
 # shellcheck shell=bash
-# The runs of tests/rxe-wire.sh, one a line: "NAME PORT PROGRAM ARGS".
+# The runs of tests/wire/t_80_wire.sh (tests/rxe-two.sh), one a line:
+# "NAME PORT PROGRAM ARGS".
 # Sourced by both guests (tests/wire/server.sh in guest A, the server side;
 # tests/wire/t_80_wire.sh in guest B, the client side under rb-wire), so
 # both give each run the same options and port.

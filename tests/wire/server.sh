@@ -1,7 +1,7 @@
 #!/bin/bash
-# Guest A (192.0.2.1) of tests/rxe-wire.sh: one server per run of
-# tests/wire/cases.sh, each on its own port, all waiting at once; guest B
-# runs the clients one after the other.  Exits 1 when a server failed.
+# Guest A (192.0.2.1) of tests/rxe-two.sh (tests/two/servers.sh): one server
+# per run of tests/wire/cases.sh, each on its own port, all waiting at once;
+# guest B runs the clients one after the other.  Exits 1 when a server failed.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/cases.sh"
 : "${RB_BIN:=${top_builddir:?}}"

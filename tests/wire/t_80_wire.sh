@@ -1,5 +1,6 @@
-# rb-wire in the two-guest test bed (tests/rxe-wire.sh): this is guest B
-# (192.0.2.2); guest A runs the servers (tests/wire/server.sh).  Each run of
+# rb-wire in the two-guest test bed (tests/rxe-two.sh, its first file): this
+# is guest B (192.0.2.2); guest A runs the servers (tests/wire/server.sh).
+# Each run of
 # tests/wire/cases.sh goes under `rb-wire capture -i eth0 --json --result`
 # and its summary is checked: exact counts of opcodes, messages, packets per
 # message, ACKs, retransmissions.  The last run drops 5 % of the UDP 4791
@@ -78,7 +79,7 @@ wire_loss_on() {
 }
 
 if [ -z "${RB_PEER:-}" ]; then
-	for c in $wire_names; do tap_skip "rb-wire: $c" "not in tests/rxe-wire.sh's two-guest test bed (RB_PEER unset)"; done
+	for c in $wire_names; do tap_skip "rb-wire: $c" "not in tests/rxe-two.sh's two-guest test bed (RB_PEER unset)"; done
 elif ! command -v tcpdump >/dev/null; then
 	for c in $wire_names; do tap_skip "rb-wire: $c" "no tcpdump (Debian: tcpdump; scripts/rb-testbed --install)"; done
 else
