@@ -14,8 +14,9 @@
 # four, run under ASan+UBSan (LeakSanitizer included) in CI.  Knobs:
 # RB_VG_PROGS (default as said), RB_VG_JOBS, RB_VG_ARGS (more options for
 # both sides, e.g. --no-numa or --cpu=LIST), RB_VG_THREADS (default yes: a
-# -j 2 pair too, two in the full run).  The valgrind logs stay in each case's folder ($RB_TMP,
-# removed at the end; a failure shows the reports).  Suppressions:
+# -j 2 pair too, two in the full run).  The valgrind logs stay in each
+# case's folder ($RB_TMP, removed at the end; a failure shows the reports).
+# Suppressions:
 # tests/integration/valgrind.supp, each entry with its reason.
 # Not for a sanitizer build (valgrind and ASan exclude each other): skipped.
 

@@ -27,12 +27,11 @@ two_matrix() {
 	awk -F, '!/^#/ && NR > 1 && $4 ~ /^[0-9]/ { n++; s = s sprintf("%s(%s)>%s(%s) %.1f MiB/s  ", $2, $4, $3, $5, $11) } END { printf "%d rows: %s", n, s }' "$1"
 }
 
+. "$top_srcdir/tests/two/need.sh"
 if [ -z "${RB_SLURM_SHARED:-}" ] || [ -z "${RB_PEER:-}" ]; then
 	two_skip "not in tests/rxe-two.sh's two-guest test bed (RB_SLURM_SHARED, RB_PEER unset)"
-elif [ ! -x "$RB_BIN/rb_mpi" ]; then
-	two_skip "rb_mpi not built (./configure --with-mpi; Debian: libopenmpi-dev openmpi-bin)"
-elif ! command -v srun >/dev/null || ! command -v slurmd >/dev/null || ! command -v munged >/dev/null; then
-	two_skip "Slurm not installed (Debian: slurmd slurmctld slurm-client munge)"
+elif two_why=$(slurm_missing "$RB_BIN") && [ -n "$two_why" ]; then
+	two_skip "$two_why"
 else
 	printf '192.0.2.1 rbguest1\n192.0.2.2 rbguest2\n' >>/etc/hosts
 	export OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader,tcp

@@ -1,15 +1,15 @@
 # rb-wire in the two-guest test bed (tests/rxe-two.sh, its first file): this
 # is guest B (192.0.2.2); guest A runs the servers (tests/wire/server.sh).
-# Each run of
-# tests/wire/cases.sh goes under `rb-wire capture -i eth0 --json --result`
-# and its summary is checked: exact counts of opcodes, messages, packets per
-# message, ACKs, retransmissions.  The last run drops 5 % of the UDP 4791
-# packets this guest sends (tc netem behind a u32 filter) and must show
-# retransmissions and still complete.  Skips (not a pass) outside that test
-# bed (RB_PEER unset) or without tcpdump.  At the end it writes
-# $RB_WIRE_SHARED/done: guest A waits for it.
+# Each run of tests/wire/cases.sh goes under `rb-wire capture -i eth0 --json
+# --result` and its summary is checked: exact counts of opcodes, messages,
+# packets per message, ACKs, retransmissions.  The last run drops 5 % of the
+# UDP 4791 packets this guest sends (tc netem behind a u32 filter) and must
+# show retransmissions and still complete.  Skips (not a pass) outside that
+# test bed (RB_PEER unset) or without tcpdump or python3 (tests/two/need.sh).
+# At the end it writes $RB_WIRE_SHARED/done: guest A waits for it.
 
 . "$top_srcdir/tests/wire/cases.sh"
+. "$top_srcdir/tests/two/need.sh"
 rb_wire=$top_builddir/scripts/rb-wire
 [ -x "$rb_wire" ] || rb_wire=$top_srcdir/scripts/rb-wire.in
 wire_names="send_lat write_bw read_lat loss"
@@ -80,8 +80,8 @@ wire_loss_on() {
 
 if [ -z "${RB_PEER:-}" ]; then
 	for c in $wire_names; do tap_skip "rb-wire: $c" "not in tests/rxe-two.sh's two-guest test bed (RB_PEER unset)"; done
-elif ! command -v tcpdump >/dev/null; then
-	for c in $wire_names; do tap_skip "rb-wire: $c" "no tcpdump (Debian: tcpdump; scripts/rb-testbed --install)"; done
+elif wire_why=$(wire_missing) && [ -n "$wire_why" ]; then
+	for c in $wire_names; do tap_skip "rb-wire: $c" "$wire_why"; done
 else
 	n=$(( (20 + 5) * 2 ))
 	wire_run send_lat && wire_check "$RB_WIRE_JSON" "d['status'] == 'complete'" \
