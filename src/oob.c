@@ -114,6 +114,10 @@ static void peer_name(int fd, char *out, size_t cap)
 		snprintf(out, cap, "(disconnected)");
 		return;
 	}
+	if (ss.ss_family == AF_UNIX) {	/* a -j thread's socketpair (threads.c) */
+		snprintf(out, cap, "the peer (through the main thread)");
+		return;
+	}
 	addr_name((struct sockaddr *)&ss, len, out, cap);
 }
 
@@ -127,13 +131,15 @@ static int conn_setup(int fd)
 }
 
 /* Write all n bytes before deadline.  MSG_NOSIGNAL: a closed peer is -EPIPE,
- * not a SIGPIPE that kills the process. */
+ * not a SIGPIPE that kills the process.  MSG_DONTWAIT here and in recv_all:
+ * the deadline holds whether or not the socket was opened non-blocking (a
+ * -j thread's socketpair once was not, and a stopped peer hung its DONE). */
 static int send_all(int fd, const void *buf, size_t n, int flags, uint64_t deadline)
 {
 	const uint8_t *p = buf;
 
 	while (n) {
-		ssize_t k = send(fd, p, n, flags | MSG_NOSIGNAL);
+		ssize_t k = send(fd, p, n, flags | MSG_NOSIGNAL | MSG_DONTWAIT);
 		int rc;
 
 		if (k > 0) {
@@ -158,7 +164,7 @@ static int recv_all(int fd, void *buf, size_t n, size_t *got, uint64_t deadline)
 
 	*got = 0;
 	while (*got < n) {
-		ssize_t k = recv(fd, p + *got, n - *got, 0);
+		ssize_t k = recv(fd, p + *got, n - *got, MSG_DONTWAIT);
 		int rc;
 
 		if (k > 0) {

@@ -58,7 +58,7 @@ int threads_open(struct rb_threads *T, struct rb_session *s, int n)
 	for (int i = 0; i < n; i++) {
 		struct rb_thread *t = &T->t[i];
 
-		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, t->sp))
+		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, t->sp))
 			return -errno;
 		oob_chan_tcp(&t->chan, t->sp[0]);
 	}

@@ -188,17 +188,21 @@ pl_trial() {
 	echo "$n $victim $point $(pl_phase "$d/$survivor.err") $rc $secs $((SECONDS - start))|$verdict|$(grep -m1 'error:' "$d/$survivor.err")" >>"$pl_dir/$prog.res"
 }
 
-# pl_worker PROG PORT ARGS K: the trials of one benchmark (the K-th, from 0),
-# in a row.  A trial's seed: random, but for its last digits, which give
-# the victim (seed mod 2) and the point ((seed / 2) mod 10): trial k of the
-# run (k counted across the benchmarks) takes point k mod 10, and each
-# point's victim alternates from one round of ten to the next.
+# pl_worker PROG PORT ARGS K [POINTS]: the trials of one benchmark (the K-th,
+# from 0), in a row.  A trial's seed: random, but for its last digits, which
+# give the victim (seed mod 2) and the point ((seed / 2) mod 10, an index
+# into pl_trial's points): trial k of the run (k counted across the
+# benchmarks) takes the (k mod P)-th of the P indices in POINTS (default all
+# ten, in order), and each point's victim alternates from one round of P to
+# the next.
 pl_worker() {
-	local n k s
+	local n k s p
+	local points=(${5:-0 1 2 3 4 5 6 7 8 9})
+	p=${#points[@]}
 	for n in $(seq "$pl_trials"); do
 		k=$(($4 * pl_trials + n - 1))
 		s=$(((pl_seed + n * 7919 + ${#1} * 104729 + $2) % 1000003))
-		s=$((s / 20 * 20 + k % 10 * 2 + (k + k / 10) % 2))
+		s=$((s / 20 * 20 + points[k % p] * 2 + (k + k / p) % 2))
 		pl_trial "$1" "$2" "$3" "$n" "$s"
 	done
 }
@@ -255,14 +259,23 @@ done
 
 # -j 2: the same trials with two measuring threads a side (a few: each
 # thread must notice, and the run end whole).  Their own folder, so that
-# the figures above stay per benchmark.
+# the figures above stay per benchmark.  Only the points from the QP
+# exchange on, where the threads live (connecting, HELLO and the device
+# are the single-thread code above): exchange, barrier, run, late,
+# stop-exchange, stop-run.  The fast run's 6 trials take each once, with
+# the rb_write_bw server SIGSTOPped at its QP exchange among them: when
+# the stop lands after the barrier, its client's threads run, send DONE
+# and wait for the server's (they once waited for ever, on a blocking
+# socketpair: tests/unit/test_oob has the deterministic check); the full
+# run's 12 take each point with either victim.
+pl_j_points="3 4 5 7 8 9"
 pl_j_trials=${RB_PEERLOSS_THREAD_TRIALS:-$(rb_fast_full 3 6)}
 pl_dir=$RB_TMP/peerloss-threads
 mkdir -p "$pl_dir"
 pl_j_port=19340
 pl_jn=0
 for prog in rb_send_bw rb_write_bw; do
-	(pl_trials=$pl_j_trials; pl_worker "$prog" "$pl_j_port" "$(pl_args "$prog") -j 2" "$pl_jn") &
+	(pl_trials=$pl_j_trials; pl_worker "$prog" "$pl_j_port" "$(pl_args "$prog") -j 2" "$pl_jn" "$pl_j_points") &
 	pl_j_port=$((pl_j_port + 1))
 	pl_jn=$((pl_jn + 1))
 done

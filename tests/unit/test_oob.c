@@ -5,16 +5,19 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "clock.h"
 #include "log.h"
 #include "oob.h"
 #include "tap.h"
+#include "threads.h"
 
 #define LOCAL "127.0.0.1"
 
@@ -220,6 +223,75 @@ static void test_recv_timeout(struct oob_listener *l, uint16_t port)
 	close_pair(cfd, sfd);
 }
 
+/* A blocking socket's own limit, 2 s each way: should oob.c block again,
+ * these tests fail on their timings (2 s, not 0.2) rather than hang. */
+static void fail_not_hang(int fd)
+{
+	struct timeval tv = { .tv_sec = 2 };
+
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+}
+
+/* The deadlines hold on a blocking socket too (oob.c sends and receives
+ * with MSG_DONTWAIT): a silent peer, and a peer that stops reading. */
+static void test_blocking_fd(void)
+{
+	static uint8_t big[WIRE_MAX_PAYLOAD];
+	uint8_t buf[16];
+	uint16_t type;
+	uint32_t len;
+	int sp[2], rc = 0, n;
+	double t0;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sp)) {
+		ok(0, "a blocking socketpair");
+		return;
+	}
+	fail_not_hang(sp[0]);
+	t0 = now_s();
+	is_int(oob_recv(sp[0], &type, buf, sizeof(buf), &len, 200), -ETIMEDOUT,
+	       "blocking socket, silent peer: oob_recv -ETIMEDOUT");
+	is_near(now_s() - t0, 0.2, 0.25, "after about 0.2 s");
+	t0 = now_s();
+	for (n = 0; n < 1000 && !rc; n++)	/* the buffer fills: the send must not block */
+		rc = oob_send(sp[0], WIRE_RESULT, big, sizeof(big), 200);
+	ok(rc == -ETIMEDOUT, "blocking socket, a peer that stops reading: oob_send -ETIMEDOUT (%d, after %d whole frames)",
+	   rc, n - 1);
+	ok(now_s() - t0 < 2.0, "within its deadline (%.2f s for all the sends)", now_s() - t0);
+	close(sp[0]);
+	close(sp[1]);
+}
+
+/* -j: each thread's channel to the pump is a socketpair; non-blocking, like
+ * every other fd the channel reads, and a DONE that never comes times out. */
+static void test_thread_channels(void)
+{
+	struct rb_session s = { 0 };
+	struct rb_threads T;
+	uint8_t buf[16];
+	uint16_t type;
+	uint32_t len;
+	int nb = 0;
+	double t0;
+
+	if (threads_open(&T, &s, 2)) {
+		ok(0, "threads_open with 2 threads");
+		threads_close(&T);
+		return;
+	}
+	for (int i = 0; i < 2; i++)
+		for (int k = 0; k < 2; k++)
+			nb += (fcntl(T.t[i].sp[k], F_GETFL) & O_NONBLOCK) != 0;
+	is_int(nb, 4, "threads_open: both ends of both threads' socketpairs are non-blocking");
+	fail_not_hang(T.t[1].sp[0]);
+	t0 = now_s();
+	is_int(oob_chan_recv(&T.t[1].chan, &type, buf, sizeof(buf), &len, 200), -ETIMEDOUT,
+	       "a thread waiting for its peer's frame that never comes: -ETIMEDOUT");
+	is_near(now_s() - t0, 0.2, 0.25, "after about 0.2 s");
+	threads_close(&T);
+}
+
 /* Rogue client writes raw bytes (then hangs up if asked); the server's
  * oob_recv must fail cleanly with want. */
 static void rogue(struct oob_listener *l, uint16_t port, const void *bytes, size_t n,
@@ -409,6 +481,8 @@ int main(void)
 	test_connect_retry();
 	test_connect_refused();
 	test_recv_timeout(&l, port);
+	test_blocking_fd();
+	test_thread_channels();
 	test_rogues(&l, port);
 	test_short_reads(&l, port);
 	test_peer_error(&l, port);
