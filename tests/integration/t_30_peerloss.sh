@@ -267,9 +267,9 @@ done
 # the stop lands after the barrier, its client's threads run, send DONE
 # and wait for the server's (they once waited for ever, on a blocking
 # socketpair: tests/unit/test_oob has the deterministic check); the full
-# run's 12 take each point with either victim.
+# run's 12 per benchmark take each point with either victim.
 pl_j_points="3 4 5 7 8 9"
-pl_j_trials=${RB_PEERLOSS_THREAD_TRIALS:-$(rb_fast_full 3 6)}
+pl_j_trials=${RB_PEERLOSS_THREAD_TRIALS:-$(rb_fast_full 3 12)}
 pl_dir=$RB_TMP/peerloss-threads
 mkdir -p "$pl_dir"
 pl_j_port=19340
