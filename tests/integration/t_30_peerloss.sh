@@ -196,8 +196,8 @@ pl_trial() {
 # ten, in order), and each point's victim alternates from one round of P to
 # the next.
 pl_worker() {
-	local n k s p
-	local points=(${5:-0 1 2 3 4 5 6 7 8 9})
+	local n k s p points
+	read -ra points <<<"${5:-0 1 2 3 4 5 6 7 8 9}"
 	p=${#points[@]}
 	for n in $(seq "$pl_trials"); do
 		k=$(($4 * pl_trials + n - 1))
