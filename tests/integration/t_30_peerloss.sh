@@ -18,7 +18,7 @@
 #
 # RB_PEERLOSS_JOBS benchmarks (default 2) run side by side, each on its own
 # -p.  Other knobs: RB_PEERLOSS_TRIALS (per benchmark, default 3, 20 in the
-# full run),
+# full run), RB_PEERLOSS_THREAD_TRIALS (the -j 2 ones below: 3, 12),
 # RB_PEERLOSS_TIMEOUT (--timeout, default 3), RB_PEERLOSS_PROGS (default the
 # four main ones), RB_PEERLOSS_SEED (replay), RB_PEERLOSS_KEEP (a folder to
 # copy each trial's files to).
