@@ -204,22 +204,30 @@ static void test_connect_refused(void)
 	is_int(oob_connect("no-such-host.invalid", 1, 100) < 0, 1, "unresolvable host fails");
 }
 
-static void test_recv_timeout(struct oob_listener *l, uint16_t port)
+/* A receive from a peer that sends nothing: -ETIMEDOUT, at its 0.2 s
+ * deadline (what: the first check's name). */
+static void times_out(struct oob_chan *c, const char *what)
 {
 	uint8_t buf[16];
 	uint16_t type;
 	uint32_t len;
-	double t0, dt;
+	double t0 = now_s();
+
+	is_int(oob_chan_recv(c, &type, buf, sizeof(buf), &len, 200), -ETIMEDOUT, what);
+	is_near(now_s() - t0, 0.2, 0.25, "after about 0.2 s");
+}
+
+static void test_recv_timeout(struct oob_listener *l, uint16_t port)
+{
+	struct oob_chan c;
 	int cfd, sfd;
 
 	if (make_pair(l, port, &cfd, &sfd)) {
 		ok(0, "pair for the timeout test");
 		return;
 	}
-	t0 = now_s();
-	is_int(oob_recv(sfd, &type, buf, sizeof(buf), &len, 200), -ETIMEDOUT, "silent peer: -ETIMEDOUT");
-	dt = now_s() - t0;
-	is_near(dt, 0.2, 0.25, "after about 0.2 s");
+	oob_chan_tcp(&c, sfd);
+	times_out(&c, "silent peer: -ETIMEDOUT");
 	close_pair(cfd, sfd);
 }
 
@@ -238,9 +246,7 @@ static void fail_not_hang(int fd)
 static void test_blocking_fd(void)
 {
 	static uint8_t big[WIRE_MAX_PAYLOAD];
-	uint8_t buf[16];
-	uint16_t type;
-	uint32_t len;
+	struct oob_chan c;
 	int sp[2], rc = 0, n;
 	double t0;
 
@@ -249,10 +255,8 @@ static void test_blocking_fd(void)
 		return;
 	}
 	fail_not_hang(sp[0]);
-	t0 = now_s();
-	is_int(oob_recv(sp[0], &type, buf, sizeof(buf), &len, 200), -ETIMEDOUT,
-	       "blocking socket, silent peer: oob_recv -ETIMEDOUT");
-	is_near(now_s() - t0, 0.2, 0.25, "after about 0.2 s");
+	oob_chan_tcp(&c, sp[0]);
+	times_out(&c, "blocking socket, silent peer: oob_recv -ETIMEDOUT");
 	t0 = now_s();
 	for (n = 0; n < 1000 && !rc; n++)	/* the buffer fills: the send must not block */
 		rc = oob_send(sp[0], WIRE_RESULT, big, sizeof(big), 200);
@@ -269,11 +273,7 @@ static void test_thread_channels(void)
 {
 	struct rb_session s = { 0 };
 	struct rb_threads T;
-	uint8_t buf[16];
-	uint16_t type;
-	uint32_t len;
 	int nb = 0;
-	double t0;
 
 	if (threads_open(&T, &s, 2)) {
 		ok(0, "threads_open with 2 threads");
@@ -285,10 +285,7 @@ static void test_thread_channels(void)
 			nb += (fcntl(T.t[i].sp[k], F_GETFL) & O_NONBLOCK) != 0;
 	is_int(nb, 4, "threads_open: both ends of both threads' socketpairs are non-blocking");
 	fail_not_hang(T.t[1].sp[0]);
-	t0 = now_s();
-	is_int(oob_chan_recv(&T.t[1].chan, &type, buf, sizeof(buf), &len, 200), -ETIMEDOUT,
-	       "a thread waiting for its peer's frame that never comes: -ETIMEDOUT");
-	is_near(now_s() - t0, 0.2, 0.25, "after about 0.2 s");
+	times_out(&T.t[1].chan, "a thread waiting for its peer's frame that never comes: -ETIMEDOUT");
 	threads_close(&T);
 }
 
