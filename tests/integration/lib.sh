@@ -2,7 +2,28 @@
 # tests/integration/lib.sh: what an integration case file (t_NN_name.sh) uses.
 #
 # run-all.sh sources this, then sources each t_*.sh in a subshell.  A case
-# file calls tap_ok once per case; it must not exit by itself.
+# file calls tap_ok once per case; it must not exit by itself.  Before its
+# first case (only definitions above it) it declares how many it reports:
+#
+#   tap_plan N                this file reports N cases, skips included (an
+#                             expression of its case list: loops multiply).
+#                             run-all.sh reads every file's plan first (the
+#                             file sourced up to tap_plan, which ends it
+#                             there) and prints the run's plan, "1..TOTAL",
+#                             before any case runs; a file that reports
+#                             fewer gets a "not ok" for each missing case,
+#                             one that reports more fails the run (and its
+#                             extra lines exceed the plan).  So a check that
+#                             vanishes (a crashed checker, an early return)
+#                             is a failure, never a shorter pass.
+#   tap_mark / tap_expect N WHAT [RC]
+#                             the cases reported since tap_mark must be N:
+#                             each one missing is a "not ok" naming WHAT
+#                             (RC: the checker's exit status, said with it);
+#                             more than N, or RC not 0 with all N there, one
+#                             "not ok" more.  For a group whose lines come
+#                             from a checker's output (e.g. a python3 that
+#                             prints "ok WHAT"/"FAIL WHAT" lines).
 #
 #   tap_ok STATUS NAME        one TAP line: "ok N - NAME" when STATUS is 0,
 #                             else "not ok N - NAME" plus, as "# " comments,
@@ -121,6 +142,8 @@ tap_at() { [ -z "${RB_TIMES:-}" ] || echo "# at $EPOCHREALTIME"; }
 
 tap_ok() {
 	local st=$1 name=$2 n f
+	# the plan pass: a case before tap_plan
+	[ -z "${RB_PLAN_TO:-}" ] || exit 0
 	tap_at
 	tap_bump
 	n=$TAP_N
@@ -140,9 +163,43 @@ tap_ok() {
 }
 
 tap_skip() {
+	[ -z "${RB_PLAN_TO:-}" ] || exit 0
 	tap_at
 	tap_bump
 	echo "ok $TAP_N - $1 # SKIP $2"
+}
+
+# tap_count: the cases reported so far, in TAP_COUNT (read by the shell).
+tap_count() {
+	TAP_COUNT=0
+	[ -r "$RB_TMP/tap.n" ] && read -r TAP_COUNT <"$RB_TMP/tap.n"
+	return 0
+}
+
+# tap_plan N: see the top.  In run-all.sh's plan pass (RB_PLAN_TO, a file)
+# it writes N there and ends the subshell the file is sourced in; a case
+# reported before it (tap_ok, tap_skip) ends that pass with no plan.
+tap_plan() {
+	[ -n "${RB_PLAN_TO:-}" ] || return 0
+	echo "$(($1))" >"$RB_PLAN_TO"
+	exit 0
+}
+
+tap_mark() { tap_count; TAP_MARK=$TAP_COUNT; }
+
+tap_expect() {
+	local want=$1 what=$2 rc=${3:-0} got k
+	tap_count
+	got=$((TAP_COUNT - TAP_MARK))
+	for ((k = got + 1; k <= want; k++)); do
+		tap_ok 1 "$what: check $k of $want not reported (the checker reported $got, exit status $rc)"
+	done
+	if ((got > want)); then
+		tap_ok 1 "$what: $got checks reported, $want expected"
+	elif [ "$rc" != 0 ] && ((got >= want)); then
+		tap_ok 1 "$what: the checker exited $rc"
+	fi
+	return 0
 }
 
 # wait_listen PORT [FILE [PID]]: wait (at most 10 s, or until PID, the

@@ -1,9 +1,12 @@
 #!/bin/bash
 # Runs every tests/integration/t_*.sh (in name order, or those matching the
 # globs in RB_TESTS, e.g. RB_TESTS='t_00* t_1*') against one RDMA device and
-# prints TAP: one line per case, the plan last, each file's wall time as a
-# "# FILE: N s" line and all of them in a "# times:" line at the end.  Exits 0
-# only when all cases passed.
+# prints TAP: the plan first (the sum of the files' tap_plan, read before any
+# case runs: lib.sh), one line per case, each file's wall time as a
+# "# FILE: N s" line and all of them in a "# times:" line at the end.  A file
+# that reports fewer cases than it planned gets a "not ok" for each one
+# missing; one that reports more fails the run.  Exits 0 only when all cases
+# passed and the count matches the plan.
 #
 # RB_PART (globs): only the files that also match these, the share of one
 # boot (tests/rxe.sh: t_0* t_1* t_2*; tests/rxe-robust.sh: t_3* t_4* t_5*;
@@ -38,6 +41,7 @@ trap 'rb_check_stop; rm -rf "$RB_TMP"' EXIT
 rb_check_serve
 
 tap_diag "device $RB_DEV, GID index $RB_GID_INDEX, IP $RB_IP, test bed ${RB_TESTBED:-none}"
+own=0
 
 # cached_ro DIR: DIR is a read-only mount point (/proc/self/mountinfo: field
 # 5 the mount point, 6 its options).
@@ -50,18 +54,21 @@ cached_ro() {
 }
 # The test bed's --cached folders (the builds: tests/testbed-tap.sh) must be
 # what it says: read-only, the host root's cached view, not the share.
-if [ -n "${RB_TESTBED_CACHED:-}" ]; then
-	st=0
+# (its case comes after the plan)
+[ -n "${RB_TESTBED_CACHED:-}" ] && own=$((own + 1))
+cached_case() {
+	local st=0 d
+	[ -n "${RB_TESTBED_CACHED:-}" ] || return 0
 	for d in $RB_TESTBED_CACHED; do cached_ro "$d" || { st=1; tap_diag "$d: not a read-only mount"; }; done
 	tap_ok "$st" "the test bed's --cached folders are read-only mounts in the guest: $RB_TESTBED_CACHED"
-fi
-san_bin=""
+}
+san_bin="" san_bad=""
 if [ -n "${RB_SAN_BIN:-}" ]; then
 	if grep -qa __asan_init "$RB_SAN_BIN/rb_send_bw" 2>/dev/null; then
 		san_bin=$RB_SAN_BIN
 		tap_diag "${RB_SAN_TESTS:=t_1[0-9]_*.sh} against the sanitizer build in $san_bin"
 	else
-		tap_ok 1 "RB_SAN_BIN=$RB_SAN_BIN holds a sanitizer build (configure --enable-sanitizers)"
+		san_bad=1 own=$((own + 1))
 	fi
 fi
 
@@ -105,9 +112,7 @@ beside_start() {
 		for f in "$@"; do
 			t0=$SECONDS
 			tap_diag "$(basename "$f") (beside the others, default port $RB_LANE_PORT)"
-			run_file "$f"
-			st=$?
-			[ "$st" = 0 ] || tap_ok "$st" "$(basename "$f") exited with status $st"
+			run_counted "$f"
 			t0=$((SECONDS - t0))
 			tap_diag "$(basename "$f"): $t0 s"
 			echo "$(basename "$f" .sh) $t0" >>"$beside_dir/times"
@@ -132,6 +137,8 @@ beside_flush() {
 			echo "$line"
 		fi
 	done <"$beside_dir/out"
+	# the lane's files that reported more cases than planned (run_counted)
+	[ -s "$beside_dir/tap.failed" ] && grep '^0 ' "$beside_dir/tap.failed" >>"$RB_TMP/tap.failed"
 	[ -s "$beside_dir/times" ] && mapfile -t -O "${#times[@]}" times <"$beside_dir/times"
 	beside_pid=""
 }
@@ -151,6 +158,52 @@ run_file() {
 	)
 }
 
+# plan_of FILE: FILE's plan in PLAN, "" when it declares none: the file
+# sourced in a subshell (a fork, no exec) with RB_PLAN_TO set, where
+# tap_plan writes its N and ends it (lib.sh).  Only a file with a tap_plan
+# line is sourced so: the rest of a file never runs here.
+plan_of() {
+	local line
+	PLAN=""
+	while IFS= read -r line; do
+		[[ $line == tap_plan\ * ]] && break
+	done <"$1"
+	[[ $line == tap_plan\ * ]] || return 0
+	: >"$RB_TMP/plan"
+	(
+		RB_PLAN_TO=$RB_TMP/plan
+		. "$1"
+	) >/dev/null 2>&1 </dev/null
+	read -r PLAN <"$RB_TMP/plan"
+	[[ $PLAN =~ ^[0-9]+$ ]] || PLAN=""
+}
+
+# run_counted FILE: run_file FILE, held to its plan (plans[FILE]).
+run_counted() {
+	local f=$1 name=${1##*/} p=${plans[$1]} st got k why
+	if [ -z "$p" ]; then
+		tap_ok 1 "$name declares no plan (tap_plan N before its first case): not run"
+		return
+	fi
+	tap_count
+	got=$TAP_COUNT
+	run_file "$f"
+	st=$?
+	tap_count
+	got=$((TAP_COUNT - got))
+	why="the file reported $got"
+	[ "$st" = 0 ] || why="$why, then exited with status $st"
+	for ((k = got + 1; k <= p; k++)); do
+		tap_ok 1 "$name: planned case $k of $p not reported ($why)"
+	done
+	if ((got > p)); then
+		tap_diag "$name reported $got cases, $p planned (its tap_plan): more than the run's plan"
+		echo "0 $name: $got cases reported, $p planned" >>"$RB_TMP/tap.failed"
+	fi
+	# a case file must not exit by itself: if it did, that is a failure
+	[ "$st" = 0 ] || ((got < p)) || tap_ok "$st" "$name exited with status $st"
+}
+
 times=() files=()
 set -f
 pats=(${RB_TESTS:-t_*.sh})
@@ -165,6 +218,19 @@ if [ -n "${RB_PART:-}" ] && ((${#files[@]} == 0)); then
 	echo "1..0 # SKIP no case file both in RB_PART ($RB_PART) and in RB_TESTS (${RB_TESTS:-t_*.sh})"
 	exit 0
 fi
+# every file's plan, then the run's, before any case
+declare -A plans
+total=$own
+for f in "${files[@]}"; do
+	plan_of "$f"
+	plans[$f]=$PLAN
+	total=$((total + ${PLAN:-1}))
+	[ -n "$PLAN" ] || tap_diag "$(basename "$f"): no plan (tap_plan): it will not run"
+done
+echo "1..$total"
+cached_case
+[ -z "$san_bad" ] || tap_ok 1 "RB_SAN_BIN=$RB_SAN_BIN holds a sanitizer build (configure --enable-sanitizers)"
+
 beside=()
 if [ -n "${RB_BESIDE:-}" ]; then
 	: "${RB_ALONE=t_[2-9]*.sh}"
@@ -183,10 +249,7 @@ for f in "${files[@]}"; do
 	[ -n "${RB_BESIDE:-}" ] && matches "$(basename "$f")" "$RB_ALONE" && beside_flush
 	t0=$SECONDS c0=$(cpu_ticks)
 	tap_diag "$(basename "$f")"
-	run_file "$f"
-	st=$?
-	# a case file must not exit by itself: if it did, that is a failure
-	[ "$st" = 0 ] || tap_ok "$st" "$(basename "$f") exited with status $st"
+	run_counted "$f"
 	t0=$((SECONDS - t0))
 	tap_diag "$(basename "$f"): $t0 s, $(busy_pct "$c0" "$(cpu_ticks)")"
 	times+=("$(basename "$f" .sh) $t0")
@@ -195,8 +258,12 @@ done
 beside_flush
 tap_diag "times: $(printf '%s s, ' "${times[@]}" | sed 's/, $//')"
 
-n=$(cat "$RB_TMP/tap.n" 2>/dev/null || echo 0)
-echo "1..$n"
+tap_count
+n=$TAP_COUNT
+if [ "$n" != "$total" ]; then
+	tap_diag "$n cases reported, $total planned"
+	echo "0 the count of cases: $n reported, $total planned" >>"$RB_TMP/tap.failed"
+fi
 if [ -s "$RB_TMP/tap.failed" ]; then
 	tap_diag "failed: $(cut -d' ' -f2- "$RB_TMP/tap.failed" | paste -sd, -)"
 	exit 1
