@@ -215,6 +215,12 @@ for pat in "${pats[@]}"; do
 	done
 done
 if [ -n "${RB_PART:-}" ] && ((${#files[@]} == 0)); then
+	# a person's RB_TESTS may leave a part nothing; CI's (all of them) not
+	if [ "${CI:-}" = true ] && [ -z "${RB_TESTS:-}" ]; then
+		echo "1..1"
+		echo "not ok 1 - no case file in RB_PART ($RB_PART): CI=true runs every part"
+		exit 1
+	fi
 	echo "1..0 # SKIP no case file both in RB_PART ($RB_PART) and in RB_TESTS (${RB_TESTS:-t_*.sh})"
 	exit 0
 fi

@@ -26,6 +26,9 @@ perftest_case() {
 	tap_ok "$st" "$name"
 }
 
+# The cases below, skips included (tap_plan: lib.sh).
+tap_plan 4
+
 ibv_devinfo -d "$RB_DEV" 2>&1 | grep -q PORT_ACTIVE
 tap_ok $? "perftest: $RB_DEV port is ACTIVE (ibv_devinfo)"
 

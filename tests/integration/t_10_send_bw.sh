@@ -3,6 +3,9 @@
 # exactly -n per QP; the server's counts what it received: all of them on
 # RC, at most that many on UC and UD (they may drop).
 
+# The cases below, skips included (tap_plan: lib.sh).
+tap_plan 13
+
 P=rb_send_bw
 
 for tr in RC UC UD; do

@@ -2,6 +2,9 @@
 # client measures each read's round trip; the server's CPU takes no part and
 # it prints the client's row.
 
+# The cases below, skips included (tap_plan: lib.sh).
+tap_plan 7
+
 P=rb_read_lat
 
 rb_csv "read_lat" $P "-n 500" &&

@@ -3,6 +3,9 @@
 # its row; the latency is one-way (half the round trip).  --warmup 20
 # instead of 100 keeps the busy-polling ping-pong short under emulation.
 
+# The cases below, skips included (tap_plan: lib.sh).
+tap_plan 14
+
 P=rb_write_lat
 
 for tr in RC UC; do

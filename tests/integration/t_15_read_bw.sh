@@ -2,6 +2,9 @@
 # client reads and measures; the server prints the client's row, except with
 # -b where both read and each counts its own reads (rb_read_bw(1)).  RC only.
 
+# The cases below, skips included (tap_plan: lib.sh).
+tap_plan 17
+
 P=rb_read_bw
 
 rb_csv "read_bw" $P "-s 4096 -n 1000" &&

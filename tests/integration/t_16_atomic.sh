@@ -2,6 +2,9 @@
 # run-all.sh (see lib.sh).  Atomics move 8 bytes (-s and -a are usage
 # errors); RC only; the server prints the client's row.
 
+# The cases below, skips included (tap_plan: lib.sh).
+tap_plan 17
+
 for op in FETCH_AND_ADD CMP_AND_SWAP; do
 	rb_csv "atomic_bw $op" rb_atomic_bw "-A $op -n 1000" &&
 		rb_check "$(rb_file client.csv)" 'status == "complete"' 'bw(r, 8, 1000)' \

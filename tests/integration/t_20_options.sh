@@ -2,6 +2,9 @@
 # parameter check between the sides, how a server takes its clients, usage
 # errors.  Sourced by run-all.sh (see lib.sh).
 
+# The cases below, skips included (tap_plan: lib.sh).
+tap_plan 18
+
 # ---- output ----
 
 # The human table (server, MiB/s) and --report_gbits (client, Gb/s).

@@ -8,6 +8,9 @@
 # checked with awk: a python3 per case would double the file's time.
 # Sourced by run-all.sh (see lib.sh).
 
+# The cases below, skips included (tap_plan: lib.sh).
+tap_plan 9
+
 # FILE N SIZE Q T: a complete run whose row counts N messages (N "-": any),
 # ran with cq_mod Q, and signalled one WR in at most min(Q, T)
 # (wrs_per_cqe = posted / signalled, never above -Q nor the queue's depth).

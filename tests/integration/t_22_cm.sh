@@ -5,6 +5,9 @@
 # the SL is checked as given at RTR ("SL n (given 3)", service_level).
 # Sourced by run-all.sh (see lib.sh).
 
+# The cases below, skips included (tap_plan: lib.sh).
+tap_plan 7
+
 # Every "QP 0x.. attributes" line of FILE matches the ERE; there are N of them.
 qp_lines() { # FILE N ERE
 	local got

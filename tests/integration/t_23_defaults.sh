@@ -3,6 +3,9 @@
 # by both sides, the path MTU read back.  Sourced by run-all.sh (see lib.sh).
 # Eight pairs; each check reads both sides' metadata.
 
+# The cases below, skips included (tap_plan: lib.sh).
+tap_plan 8
+
 A="-s 64 -n 100"
 L="-s 64 -n 100 --warmup 10"
 both() { # EXPR...: holds on the client's and the server's CSV

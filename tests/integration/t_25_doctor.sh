@@ -14,6 +14,9 @@
 # other on v2 cannot be set up here: tests/unit/test_doctor.c compares such
 # facts instead.
 
+# The cases below, skips included (tap_plan: lib.sh).
+tap_plan 29
+
 t25_fault_bin=${RB_DELAY_BIN:-$top_srcdir/build-delay}
 t25_port=18600
 
@@ -106,7 +109,10 @@ if [ -n "$nd" ] && ip link set "$nd" down 2>/dev/null; then
 	[ "$(t25_rc)" = 0 ]
 	tap_ok $? "rb_doctor: passes again once $nd is up"
 else
-	tap_skip "rb_doctor: port down" "cannot set the netdev of $RB_DEV down (${nd:-none found})"
+	t25_why="cannot set the netdev of $RB_DEV down (${nd:-none found})"
+	tap_skip "rb_doctor: port down fails the port state" "$t25_why"
+	tap_skip "rb_write_bw --loopback with the port down" "$t25_why"
+	tap_skip "rb_doctor: passes again once the port is up" "$t25_why"
 fi
 
 # ulimit -l 64 for a user without CAP_IPC_LOCK (root's capability lifts the limit).
@@ -124,6 +130,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	tap_ok $? "rb_write_bw --loopback under ulimit -l 64: exit 1 naming ulimit -l"
 else
 	tap_skip "rb_doctor: ulimit -l 64" "needs root (to drop to another user) and setpriv"
+	tap_skip "rb_write_bw --loopback under ulimit -l 64" "needs root (to drop to another user) and setpriv"
 fi
 
 # --hugepages with none reserved, then with some.
@@ -139,7 +146,8 @@ if [ -w /proc/sys/vm/nr_hugepages ]; then
 	tap_ok $? "rb_doctor --hugepages: 8 reserved pass ($(t25_line hugepages))"
 	echo "$old" >/proc/sys/vm/nr_hugepages
 else
-	tap_skip "rb_doctor --hugepages" "/proc/sys/vm/nr_hugepages is not writable"
+	tap_skip "rb_doctor --hugepages: none reserved" "/proc/sys/vm/nr_hugepages is not writable"
+	tap_skip "rb_doctor --hugepages: 8 reserved" "/proc/sys/vm/nr_hugepages is not writable"
 fi
 
 # A receiver that posts no receives, and a wrong rkey (the faults build).
@@ -164,7 +172,10 @@ if [ -x "$t25_fault_bin/rb_doctor" ] && [ -x "$t25_fault_bin/rb_send_bw" ]; then
 		t25_line "probe RC read" | grep -q '^fail' && t25_line "probe RC send" | grep -q '^ok'
 	tap_ok $? "rb_doctor HOST with a wrong rkey: write and read fail with the remote access error, send passes"
 else
-	tap_skip "RNR and wrong rkey" "no --enable-test-faults build in $t25_fault_bin"
+	for c in "rb_send_bw, receiver posting no receives" "rb_doctor HOST, server posting no receives" \
+		"rb_write_bw with a wrong rkey" "rb_doctor HOST with a wrong rkey"; do
+		tap_skip "$c" "no --enable-test-faults build in $t25_fault_bin"
+	done
 fi
 
 # ---- --loopback -----------------------------------------------------------------

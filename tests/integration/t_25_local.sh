@@ -3,6 +3,9 @@
 # error (issue #20).  The host-side half (no device needed) is tests/cli.sh.
 # Sourced by run-all.sh (see lib.sh).
 
+# The cases below, skips included (tap_plan: lib.sh).
+tap_plan 7
+
 # doc_failed FILE ROLE ERE: a failed document of ROLE whose error matches ERE.
 doc_failed() {
 	rb_check "$1" 'status == "failed"' "meta[\"role\"] == \"$2\"" 'meta["test"].startswith("rb_")' \

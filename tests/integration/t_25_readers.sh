@@ -5,6 +5,9 @@
 # saying what was measured and how the run ended.  rb_mpi's CSV: t_60.
 # Sourced by run-all.sh (see lib.sh).
 
+# The cases below, skips included (tap_plan: lib.sh).
+tap_plan 3
+
 # readers FILE...: csv.DictReader and pandas.read_csv (defaults) read each
 # FILE; both see the same header and rows, no row is ragged, the first
 # column is numeric; the sidecar's columns are the header and its rows

@@ -15,6 +15,9 @@
 # ~15 s of the guest's CPU more); the -W counters case, which reads the
 # device-wide packet counter, comes after it has ended.  (Its limit is 300
 # s, not 120, for a loaded host.)
+# The cases below, skips included (tap_plan: lib.sh).
+tap_plan 15
+
 hwm() { awk '/^VmHWM/ { print $2 }' "/proc/$1/status"; }
 # rb_child SIDE [DIR]: the benchmark under rb_start's SIDE (its timeout's
 # child), in the case folder DIR (default: this case's).

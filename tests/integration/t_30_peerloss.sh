@@ -32,6 +32,11 @@ pl_jobs=${RB_PEERLOSS_JOBS:-2}
 pl_seed=${RB_PEERLOSS_SEED:-$((RANDOM * 32768 + RANDOM))}
 pl_sanitizer='Sanitizer|runtime error:'
 
+# The cases below (tap_plan: lib.sh): a verdict per benchmark, two for the
+# -j 2 trials, five SIGINT cases.
+pl_list=($pl_progs)
+tap_plan "${#pl_list[@]} + 2 + 5"
+
 # pl_launch DIR SIDE CMD...: CMD in the background (bash waits on it);
 # DIR/SIDE.pid is its pid, DIR/SIDE.rc "STATUS END_NS" once it ended.  CMD
 # runs niced: its busy polling must not starve this script's watching (the

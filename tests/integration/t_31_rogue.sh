@@ -36,6 +36,10 @@ rg_cases=(
 	"ready-then-close|closed the connection|nothing completed|gone"
 )
 
+# The cases below (tap_plan: lib.sh): one per rogue, a real client and the
+# server's end after them, then 12.
+tap_plan "${#rg_cases[@]} + 2 + 12"
+
 rb_case "rogue"
 rg_dir=$RB_CASE_DIR
 rg_py=$top_srcdir/tests/integration/rogue.py

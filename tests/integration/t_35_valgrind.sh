@@ -117,6 +117,26 @@ vg_check() {
 	tap_ok "$st" "$1 under valgrind memcheck: $s; $c ($((SECONDS - $2)) s)"
 }
 
+# -j 2: two measuring threads a side (src/threads.c: the start gate, the
+# frames carried for the threads, each thread's teardown), both directions.
+# RB_VG_THREADS=no leaves them out.  They go first, the longest.  The fast
+# run has the send/receive pair only (both its sides under valgrind: every
+# part of threads.c on both roles); the full run the write pair too.
+vg_pairs=()
+if [ "${RB_VG_THREADS:-yes}" != no ]; then
+	vg_pairs=("rb_send_bw -j 2 -b")
+	rb_full && vg_pairs+=("rb_write_bw -j 2")
+fi
+# shellcheck disable=SC2206 # a list of words
+vg_pairs+=($vg_progs)
+
+# The cases below (tap_plan: lib.sh): each pair and rb_devices; one when
+# valgrind cannot run here.
+vg_plan=$((${#vg_pairs[@]} + 1))
+command -v valgrind >/dev/null || vg_plan=1
+grep -qa __asan_init "$RB_BIN/rb_send_bw" 2>/dev/null && vg_plan=1
+tap_plan vg_plan
+
 if ! command -v valgrind >/dev/null; then
 	if [ "${CI:-}" = true ]; then
 		tap_ok 1 "valgrind memcheck: valgrind is not installed (Debian package valgrind)"
@@ -139,19 +159,6 @@ for fmt in text json; do
 	RB_PAIR_TIMEOUT=$vg_limit rb_start "$fmt" \
 		"exec ${vg[*]} --log-file=\$RB_CASE_DIR/$fmt.vg \"\$RB_BIN/rb_devices\" $args"
 done
-
-# -j 2: two measuring threads a side (src/threads.c: the start gate, the
-# frames carried for the threads, each thread's teardown), both directions.
-# RB_VG_THREADS=no leaves them out.  They go first, the longest.  The fast
-# run has the send/receive pair only (both its sides under valgrind: every
-# part of threads.c on both roles); the full run the write pair too.
-vg_pairs=()
-if [ "${RB_VG_THREADS:-yes}" != no ]; then
-	vg_pairs=("rb_send_bw -j 2 -b")
-	rb_full && vg_pairs+=("rb_write_bw -j 2")
-fi
-# shellcheck disable=SC2206 # a list of words
-vg_pairs+=($vg_progs)
 
 # The pairs, vg_jobs at a time.
 set -- "${vg_pairs[@]}"

@@ -10,6 +10,9 @@
 # The delay build is a second build of this tree in build-delay/ (or
 # $RB_DELAY_BIN); .ci/run makes it.  Without it the failing case SKIPs.
 
+# The cases below, skips included (tap_plan: lib.sh).
+tap_plan 2
+
 t40_delay_bin=${RB_DELAY_BIN:-$top_srcdir/build-delay}
 # Each run measures for 2 s (-D 2): a run costs ~5-20 s of start-up under
 # emulation anyway, and 1000 messages (0.1 s) left single runs 2-10 times off.

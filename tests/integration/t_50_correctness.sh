@@ -3,6 +3,11 @@
 # and CLOCK_MONOTONIC; and which clock --clock=auto picks.  Sourced by
 # run-all.sh (see lib.sh).
 
+# The cases below, skips included (tap_plan: lib.sh): --raw 2 x 10
+# (LAT_RAW_CHECKS), counters 2 x 2, duration 4 + 3 (DUR_CHECKS_*), stall
+# 2 x 2, test_clock 1, --clock=auto 1, -W 4, its usage errors 2.
+tap_plan '2 * 10 + 2 * 2 + 4 + 3 + 2 * 2 + 1 + 1 + 4 + 2'
+
 RB_DEV_ARGS="-d $RB_DEV -x $RB_GID_INDEX"
 
 # ---- latency statistics against the --raw dump ----
@@ -41,27 +46,30 @@ EOF
 }
 
 # lat_raw_case PROG SIZE: run PROG with --csv and --raw, then one TAP line
-# per statistic.
+# per statistic: LAT_RAW_CHECKS of them (iterations, min, max, mean, stdev,
+# five percentiles), each one missing a "not ok" (tap_expect).
+LAT_RAW_CHECKS=10
 lat_raw_case() {
-	local prog=$1 size=$2 args st csvf rawf
+	local prog=$1 size=$2 args st csvf rawf rc
+	tap_mark
 	args="$RB_DEV_ARGS -s $size -n 2000"
 	csvf=$RB_TMP/$prog-raw.csv rawf=$RB_TMP/$prog-raw.txt
 	rb_pair "$prog raw" "$RB_BIN/$prog $args" "$RB_BIN/$prog $args --csv=$csvf --raw=$rawf $RB_IP"
 	st=$?
 	if [ "$st" != 0 ] || [ ! -s "$rawf" ]; then
 		tap_ok 1 "$prog: runs with --csv and --raw"
+		tap_expect "$LAT_RAW_CHECKS" "$prog --raw (the pair failed)"
 		return
 	fi
 	raw_vs_csv "$csvf" "$rawf" >"$RB_TMP/$prog-raw.check" 2>&1
-	if ! grep -q '^ok lat_p50_us' "$RB_TMP/$prog-raw.check"; then
-		tap_ok 1 "$prog: the statistics can be recomputed from --raw"
-		tap_diag "$(cat "$RB_TMP/$prog-raw.check")"
-		return
-	fi
+	rc=$?
+	[ "$rc" = 0 ] || tap_diag "$(cat "$RB_TMP/$prog-raw.check")"
 	while read -r status name got want; do
+		case $status in ok | FAIL) ;; *) continue ;; esac
 		[ "$status" = ok ]
 		tap_ok $? "$prog: $name from the CSV equals its recomputation from --raw ($got vs $want)"
 	done <"$RB_TMP/$prog-raw.check"
+	tap_expect "$LAT_RAW_CHECKS" "$prog: raw_vs_csv" "$rc"
 }
 
 lat_raw_case rb_send_lat 64
@@ -87,12 +95,15 @@ lat_raw_case rb_read_lat 64
 # are chosen so that every packet's payload is known exactly.
 # Retransmissions and RNR NAKs add a few packets; 1 % covers them.
 counter_case() {
-	local prog=$1 size=$2 iters=$3 mtu before after csvf st
+	local prog=$1 size=$2 iters=$3 mtu before after csvf st rc
+	tap_mark
 	csvf=$RB_TMP/$prog-counters.csv
 	mtu=$(ibv_devinfo -d "$RB_DEV" 2>/dev/null | awk '/active_mtu/ { print $2; exit }')
 	before=$(rb_hw_counter sent_pkts)
 	if [ -z "$before" ] || [ -z "$mtu" ]; then
-		tap_skip "$prog: messages and bytes agree with the rxe packet counters" \
+		tap_skip "$prog: messages agree with the rxe packet counters" \
+			"no hw_counters/sent_pkts or active MTU on $RB_DEV"
+		tap_skip "$prog: bytes agree with the rxe packet counters" \
 			"no hw_counters/sent_pkts or active MTU on $RB_DEV"
 		return
 	fi
@@ -114,8 +125,11 @@ for name, got, want in (('messages', int(row['iterations']), msgs),
     print('%s %s %d %.1f sent_pkts+%d P=%d A=%d' % ('ok' if good else 'FAIL', name, got, want,
                                                      after - before, P, A))
 EOF
-	if [ "$st" != 0 ] || ! grep -q '^ok\|^FAIL' "$RB_TMP/$prog-counters.check"; then
-		tap_ok 1 "$prog: messages and bytes agree with the rxe packet counters"
+	rc=$?
+	if [ "$st" != 0 ] || [ "$rc" != 0 ]; then
+		tap_diag "$(cat "$RB_TMP/$prog-counters.check")"
+		tap_ok 1 "$prog: messages and bytes agree with the rxe packet counters (the pair exited $st, the check $rc)"
+		tap_expect 2 "$prog: the rxe packet counters"
 		return
 	fi
 	tap_diag "$prog -s $size: counters $(for c in sent_pkts rcvd_pkts duplicate_request send_rnr_err rcvd_rnr_err completer_retry_err rdma_sends rdma_recvs; do printf '%s=%s ' $c "$(rb_hw_counter $c)"; done)"
@@ -123,6 +137,7 @@ EOF
 		[ "$status" = ok ]
 		tap_ok $? "$prog -s $size: $name counted ($got) within 1 % of the rxe counters ($want; $detail)"
 	done <"$RB_TMP/$prog-counters.check"
+	tap_expect 2 "$prog: the rxe packet counters"
 }
 
 counter_case rb_write_bw 4096 2000
@@ -140,17 +155,24 @@ counter_case rb_send_bw 64 5000
 # one, and a second, exact bound on the overrun.  (10 s until 2026-12-02:
 # the two pairs, flat out, were 44 s of the guest's CPU.)
 DUR_S=6 DUR_WARMUP_S=1
+# DUR_CHECKS_bw and DUR_CHECKS_lat: how many lines the check prints for each
+# kind; a check that crashed or printed fewer is a "not ok" for each missing.
+DUR_CHECKS_bw=4 DUR_CHECKS_lat=3
 duration_case() {
-	local prog=$1 kind=$2 csvf st args
+	local prog=$1 kind=$2 csvf st args rc want
+	want=DUR_CHECKS_$kind
+	want=${!want}
+	tap_mark
 	csvf=$RB_TMP/$prog-duration.csv
 	args="$RB_DEV_ARGS -s 1024 -D $DUR_S --warmup-time=$DUR_WARMUP_S"
 	rb_pair "$prog duration" "$RB_BIN/$prog $args" "$RB_BIN/$prog $args --csv=$csvf $RB_IP"
 	st=$?
 	if [ "$st" != 0 ]; then
 		tap_ok 1 "$prog -D $DUR_S: runs"
+		tap_expect "$want" "$prog -D $DUR_S (the pair failed)"
 		return
 	fi
-	python3 - "$csvf" "$kind" "$((DUR_S - DUR_WARMUP_S))" >"$RB_TMP/$prog-duration.check" <<'EOF'
+	python3 - "$csvf" "$kind" "$((DUR_S - DUR_WARMUP_S))" >"$RB_TMP/$prog-duration.check" 2>&1 <<'EOF'
 import csv, sys
 row = [r for r in csv.DictReader(l for l in open(sys.argv[1]) if l.strip() and not l.startswith('#'))][0]
 want = float(sys.argv[3])
@@ -176,10 +198,14 @@ else:
 for name, good in checks:
     print('%s %s' % ('ok' if good else 'FAIL', name))
 EOF
+	rc=$?
+	[ "$rc" = 0 ] || tap_diag "$(cat "$RB_TMP/$prog-duration.check")"
 	while read -r status name; do
+		case $status in ok | FAIL) ;; *) continue ;; esac
 		[ "$status" = ok ]
 		tap_ok $? "$prog -D $DUR_S --warmup-time=$DUR_WARMUP_S: $name"
 	done <"$RB_TMP/$prog-duration.check"
+	tap_expect "$want" "$prog -D $DUR_S: the duration check" "$rc"
 }
 
 duration_case rb_send_bw bw
@@ -196,6 +222,7 @@ stall_case() {
 	name="$prog -D 2, a stall over the whole window"
 	if ! grep -qs 'define RB_TEST_DELAY 1' "$stall_bin/config.h" || ! [ -x "$stall_bin/$prog" ]; then
 		tap_skip "$name: exit 1, status failed" "no --enable-test-delay build in $stall_bin"
+		tap_skip "$name: the server does not say success" "no --enable-test-delay build in $stall_bin"
 		return
 	fi
 	args="$RB_DEV_ARGS -s 64 -D 2 --warmup-time=0.5 $extra"
@@ -236,7 +263,8 @@ if [ -n "$want" ]; then
 	[ "$clk" = "$want" ]
 	tap_ok $? "--clock=auto on the $cs clocksource reads $want (the -D run's clock: '$clk')"
 else
-	tap_skip "--clock=auto reads the TSC where clock_gettime is slow" "not x86-64, or no clocksource ($(uname -m), '$cs')"
+	# the machine's architecture, not anything CI could install
+	tap_skip_machine "--clock=auto reads the TSC where clock_gettime is slow" "not x86-64, or no clocksource ($(uname -m), '$cs')"
 fi
 
 # ---- -W/--report-counters against an outside read of the same counters ----
@@ -250,8 +278,11 @@ fi
 report_counters_case() {
 	local p=/sys/class/infiniband/$RB_DEV/ports/1/hw_counters w=hw_counters/sent_pkts,rcvd_pkts
 	local args="$RB_DEV_ARGS -s 2 -n 5000 -W $w" s0 r0 s1 r1 st
+	tap_mark
 	if [ ! -r "$p/sent_pkts" ] || [ ! -r "$p/rcvd_pkts" ]; then
-		tap_skip "-W: rb_write_bw's counter deltas agree with an outside read" "no $p/sent_pkts, rcvd_pkts"
+		for w in ctr_sent_pkts ctr_sent_pkts_server ctr_rcvd_pkts ctr_rcvd_pkts_server; do
+			tap_skip "-W: rb_write_bw's $w agrees with an outside read" "no $p/sent_pkts, rcvd_pkts"
+		done
 		return
 	fi
 	s0=$(cat "$p/sent_pkts") r0=$(cat "$p/rcvd_pkts")
@@ -262,6 +293,7 @@ report_counters_case() {
 	if [ "$st" != 0 ]; then
 		tap_ok 1 "-W $w: rb_write_bw runs (client $(cat "$RB_CASE_DIR/client.rc"), server $(cat "$RB_CASE_DIR/server.rc"))"
 		tap_diag "$(cat "$RB_CASE_DIR/client.err" "$RB_CASE_DIR/server.err")"
+		tap_expect 4 "-W (the pair failed)"
 		return
 	fi
 	python3 - "$RB_TMP/W-client.csv" "$RB_TMP/W-server.csv" $((s1 - s0)) $((r1 - r0)) \
@@ -279,6 +311,7 @@ PY
 	if [ $? != 0 ]; then
 		tap_ok 1 "-W: the rows carry ctr_sent_pkts and ctr_rcvd_pkts"
 		tap_diag "$(cat "$RB_TMP/W.check" "$RB_TMP/W-client.csv")"
+		tap_expect 4 "-W: the counter check"
 		return
 	fi
 	while read -r status col got want; do
@@ -288,6 +321,7 @@ PY
 		*) tap_ok $? "-W: $col $got within $want (5000 writes, at most the outside read's delta)" ;;
 		esac
 	done <"$RB_TMP/W.check"
+	tap_expect 4 "-W: the counter check"
 }
 
 report_counters_case

@@ -15,6 +15,9 @@ mpi_cases=("pairs send_bw" "pairs read_lat --json" "ring write_bw" "bisection se
 	"rank killed" "rank stopped" "heatmap" "6 ranks: rounds vs sequential" "shift" "a link made to fail")
 rb_full && mpi_cases+=("8 ranks: rounds vs sequential")
 
+# The cases below, skips included (tap_plan: lib.sh).
+tap_plan ${#mpi_cases[@]}
+
 # mpi_run NAME 'RB_MPI ARGS': rb_job of mpirun -np $mpi_np rb_mpi -d $RB_DEV ARGS.
 mpi_run() {
 	rb_job "$1" "mpirun $mpi_args -np $mpi_np \"\$RB_BIN/rb_mpi\" -d \"\$RB_DEV\" $2"

@@ -14,6 +14,9 @@ slurm_np=4
 slurm_mpi=${RB_SLURM_MPI:-pmix}
 slurm_cases=("srun pairs send_bw" "salloc mpirun pairs write_bw" "srun rank stopped")
 
+# The cases below, skips included (tap_plan: lib.sh).
+tap_plan ${#slurm_cases[@]}
+
 # The checks of a 4-rank pairs matrix in CSV file $1, bench $2.
 slurm_pairs_ok() {
 	rb_check "$1" 'status == "complete"' 'meta["pattern"] == "pairs"' \

@@ -9,6 +9,9 @@ ml_args=${RB_MPI_ARGS:-"--allow-run-as-root --oversubscribe --mca pml ob1 --mca 
 ml_cases=("incast into 0" "incast --incast-dst 2" "latency under load" "--incast-dst past the job"
 	"a rank killed under load")
 
+# The cases below, skips included (tap_plan: lib.sh).
+tap_plan ${#ml_cases[@]}
+
 # ml_run NAME NP 'RB_MPI ARGS': rb_job of mpirun -np NP rb_mpi -d $RB_DEV ARGS.
 ml_run() {
 	rb_job "$1" "mpirun $ml_args -np $2 \"\$RB_BIN/rb_mpi\" -d \"\$RB_DEV\" $3"

@@ -8,6 +8,9 @@
 topo_cases=("srun --topology=slurm pairs send_bw")
 topo_np=4
 
+# The cases below, skips included (tap_plan: lib.sh).
+tap_plan ${#topo_cases[@]}
+
 if [ ! -x "$RB_BIN/rb_mpi" ]; then
 	tap_skip "rb_mpi --topology=slurm: ${topo_cases[0]}" "rb_mpi not built (./configure --with-mpi)"
 elif [ "${RB_TESTBED:-}" != vm ] && [ "${RB_SLURM:-}" != yes ]; then

@@ -40,8 +40,10 @@ th_counters() {
 }
 
 # th_check FILE J N SIZE MTU BEFORE AFTER PROG: the checks above on a
-# client's JSON, one "ok WHAT" or "FAIL WHAT" line each, then a "row" line
-# for the table.  BEFORE empty: no counter check.
+# client's JSON, one "ok WHAT" or "FAIL WHAT" line each (TH_CHECKS_1 of
+# them with -j 1, TH_CHECKS_J with more), then a "row" line for the table.
+# BEFORE empty: the counter check is a "skip WHAT" line.
+TH_CHECKS_1=4 TH_CHECKS_J=12
 th_check() {
 	python3 - "$@" <<'EOF'
 import json, math, sys
@@ -92,6 +94,8 @@ if before.strip():
           "%d go-back-N rewinds of at most %d messages) within 1 %% of the total %d"
           % (msgs, delta[0], extra, P, A, rewinds, depth, r["iterations"]),
           lo - 0.01 * msgs <= r["iterations"] <= msgs * 1.01)
+else:
+    out.append("skip rxe counters: no hw_counters/sent_pkts or active MTU on the device")
 per = " ".join("%.4f" % t["msg_rate_mpps"] for t in threads) or "-"
 out.append("row %s %d %d %.4f %.2f %.6f %s" % (prog, j, size, r["msg_rate_mpps"], r["bw_avg_mibps"],
                                              r["window_s"], per))
@@ -106,6 +110,7 @@ th_report() {
 		case $status in
 		ok) tap_ok 0 "$name: $what" ;;
 		FAIL) tap_ok 1 "$name: $what" ;;
+		skip) tap_skip "$name: ${what%%:*}" "${what#*: }" ;;
 		row) echo "$what" >>"$TH_TABLE" ;;
 		esac
 	done <"$2"
@@ -113,20 +118,31 @@ th_report() {
 
 # th_run PROG J SIZE N: a pair with -j J, the client's JSON checked.
 th_run() {
-	local prog=$1 j=$2 size=$3 n=$4 mtu before after name="$1 -j $2"
+	local prog=$1 j=$2 size=$3 n=$4 mtu before after name="$1 -j $2" want=$TH_CHECKS_J rc
+	[ "$j" = 1 ] && want=$TH_CHECKS_1
+	tap_mark
 	mtu=$(ibv_devinfo -d "$RB_DEV" 2>/dev/null | awk '/active_mtu/ { print $2; exit }')
 	before=$(th_counters)
 	[ -n "$mtu" ] && [ -n "$(hw_counter sent_pkts)" ] || before=""
 	rb_bench "$name" "$prog" "-x $RB_GID_INDEX -s $size -n $n -j $j" '--json=$RB_CASE_DIR/client.json'
 	if [ $? != 0 ]; then
 		tap_ok 1 "$name -s $size -n $n: both sides exit 0"
+		tap_expect "$want" "$name (the pair failed)"
 		return
 	fi
 	after=$(th_counters)
 	th_check "$RB_CASE_DIR/client.json" "$j" "$n" "$size" "${mtu:-0}" "$before" "$after" "$prog" \
-		>"$RB_CASE_DIR/check" 2>&1 || tap_diag "$(cat "$RB_CASE_DIR/check")"
+		>"$RB_CASE_DIR/check" 2>&1
+	rc=$?
+	[ "$rc" = 0 ] || tap_diag "$(cat "$RB_CASE_DIR/check")"
 	th_report "$name" "$RB_CASE_DIR/check"
+	# a checker that crashed (a python3 exception: no line) is a "not ok" for each check
+	tap_expect "$want" "$name: th_check" "$rc"
 }
+
+# The cases below (tap_plan: lib.sh): two programs at -j 1, 2 and 4, each
+# run's checks, then 11.
+tap_plan "2 * (TH_CHECKS_1 + 2 * TH_CHECKS_J) + 11"
 
 : >"$TH_TABLE"
 tap_diag "guest: $(nproc) CPUs"

@@ -10,6 +10,9 @@
 two_cases=("srun -N2 pairs send_bw" "salloc -N2 mpirun pairs write_bw")
 two_mpi=${RB_SLURM_MPI:-pmix}
 
+# The cases below, skips included (tap_plan: lib.sh).
+tap_plan ${#two_cases[@]}
+
 two_skip() {
 	for c in "${two_cases[@]}"; do tap_skip "rb_mpi on two hosts: $c" "$1"; done
 }

@@ -78,6 +78,10 @@ wire_loss_on() {
 			match ip dport 4791 0xffff flowid 1:3
 }
 
+# The cases below, skips included (tap_plan: lib.sh): one per name.
+wire_list=($wire_names)
+tap_plan ${#wire_list[@]}
+
 if [ -z "${RB_PEER:-}" ]; then
 	for c in $wire_names; do tap_skip "rb-wire: $c" "not in tests/rxe-two.sh's two-guest test bed (RB_PEER unset)"; done
 elif wire_why=$(wire_missing) && [ -n "$wire_why" ]; then
