@@ -220,9 +220,22 @@ run_timed() {
 	echo "$t0 $t1" | awk '{ printf "%.2f\n", $2 - $1 }' >"$pre.secs"
 }
 
+# closed_port: a port of 127.0.0.1 nobody listens on (a connect refused,
+# bash's /dev/tcp), for the clients below: "nobody listening" stays on
+# loopback, never an outside address (a host-side test sends nothing beyond
+# loopback: tests/docs.sh checks that no host-side test names one).
+closed_port() {
+	local p
+	for p in 18591 18592 18593 18594 18595 18596 18597 18598 18599; do
+		(exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return 0; }
+	done
+	echo 18599
+}
+nobody="-p $(closed_port) 127.0.0.1"
+
 if command -v python3 >/dev/null 2>&1; then
-	# a client: -d that does not exist, against an address nobody answers on
-	run_timed "$tmp/c" "$top_builddir/rb_send_bw" --json -d $nodev --timeout=20 192.0.2.1
+	# a client: -d that does not exist, against a port nobody listens on
+	run_timed "$tmp/c" "$top_builddir/rb_send_bw" --json -d $nodev --timeout=20 $nobody
 	diag <"$tmp/c.err"
 	[ "$(cat "$tmp/c.rc")" = 1 ] && [ "$(json_field "$tmp/c.out" status)" = failed ] &&
 		json_field "$tmp/c.out" error | grep -q "no RDMA device" &&
@@ -242,12 +255,12 @@ assert d["status"] == "failed" and d["error"].startswith("no RDMA device") and d
 	ok $? "server -d $nodev --csv=FILE: its sidecar says status failed, the error and the role, exit 1"
 
 	# output files first: the results file (no document can be left), -H
-	run_timed "$tmp/o" "$top_builddir/rb_send_bw" --csv=/proc/rb-x.csv --timeout=20 192.0.2.1
+	run_timed "$tmp/o" "$top_builddir/rb_send_bw" --csv=/proc/rb-x.csv --timeout=20 $nobody
 	[ "$(cat "$tmp/o.rc")" = 1 ] && [ ! -s "$tmp/o.out" ] &&
 		grep -q 'cannot write the results file /proc/rb-x.csv' "$tmp/o.err" &&
 		awk '{ exit !($1 < 10) }' "$tmp/o.secs"
 	ok $? "--csv=/proc/rb-x.csv: named at once, exit 1 ($(cat "$tmp/o.secs") s)"
-	run_timed "$tmp/h" "$top_builddir/rb_send_lat" --json -H /proc/rb-h.csv --timeout=20 192.0.2.1
+	run_timed "$tmp/h" "$top_builddir/rb_send_lat" --json -H /proc/rb-h.csv --timeout=20 $nobody
 	[ "$(cat "$tmp/h.rc")" = 1 ] && [ "$(json_field "$tmp/h.out" status)" = failed ] &&
 		json_field "$tmp/h.out" error | grep -q -- '-H/--histogram: cannot write /proc/rb-h.csv' &&
 		awk '{ exit !($1 < 10) }' "$tmp/h.secs"

@@ -229,5 +229,22 @@ else
 	skip "completion" "bash is not installed"
 fi
 
+# Host-side tests send nothing beyond loopback: every IPv4 address a
+# host-side test (tests/*.sh but the test bed's rxe*.sh and testbed-tap.sh,
+# and tests/fuzz) names is loopback (127/8), 0.0.0.0 or no address at all
+# (an octet past 255).  "Nobody listening" is a closed port of 127.0.0.1;
+# real traffic belongs in the test bed.  (tests/unit's C names documentation
+# addresses only as data to parse or format, or to bind to and fail.)
+outside=$(for f in "$top_srcdir"/tests/*.sh "$top_srcdir"/tests/fuzz/*.sh; do
+	case ${f##*/} in rxe*.sh | testbed-tap.sh) continue ;; esac
+	[ -f "$f" ] || continue
+	grep -noE '(^|[^0-9.])[0-9]{1,3}(\.[0-9]{1,3}){3}([^0-9.]|$)' "$f" | sed "s|^|${f##*/}:|"
+done | awk -F: '{
+	match($0, /[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+/); a = substr($0, RSTART, RLENGTH); split(a, o, ".")
+	if (o[1] == 127 || a == "0.0.0.0" || o[1] > 255 || o[2] > 255 || o[3] > 255 || o[4] > 255) next
+	print $1 ":" $2 ": " a }')
+[ -z "$outside" ]
+ok $? "host-side tests name no address beyond loopback${outside:+: $(echo "$outside" | head -n 5 | tr '\n' ' ')}"
+
 echo "1..$n"
 [ "$failed" = 0 ]

@@ -121,7 +121,7 @@ def value(r, opt):
     if arg == "DEV":
         return r.choice(["rxe0", "mlx5_0", "nosuchdev", "", "x" * 300, "../../etc/passwd"])
     if arg == "ADDR":
-        return r.choice(["127.0.0.1", "::1", "0.0.0.0", "::", "256.0.0.1", "192.0.2.77",
+        return r.choice(["127.0.0.1", "::1", "0.0.0.0", "::", "256.0.0.1", "127.0.0.2",
                          "fe80::1%lo", "[::1]", "localhost", "1.2.3"])
     if arg == "FILE":
         return r.choice(["out.csv", "out.json", "/dev/null", "-", "", "/nonexistent/dir/f",

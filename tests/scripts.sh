@@ -454,13 +454,13 @@ ok $? "rb-quickstart --build DIR without programs: exit 2 naming --build and DIR
 
 # --- the test bed's slurm-up: usage (no daemon started) -------------------------------
 
-run "$top_srcdir/scripts/testbed/slurm-up" --cpus 0 "$tmp/s" n1=192.0.2.1
+run "$top_srcdir/scripts/testbed/slurm-up" --cpus 0 "$tmp/s" n1=127.0.0.2
 [ "$st" = 2 ] && grep -q -- "--cpus: not a positive number: '0'" "$tmp/err" && [ ! -e "$tmp/s" ]
 ok $? "slurm-up: --cpus 0: exit 2, the option named (status $st)"
-run "$top_srcdir/scripts/testbed/slurm-up" "$tmp/s" n1:192.0.2.1
-[ "$st" = 2 ] && grep -q "a node is NAME=IPv4, not 'n1:192.0.2.1'" "$tmp/err" && [ ! -e "$tmp/s" ]
+run "$top_srcdir/scripts/testbed/slurm-up" "$tmp/s" n1:127.0.0.2
+[ "$st" = 2 ] && grep -q "a node is NAME=IPv4, not 'n1:127.0.0.2'" "$tmp/err" && [ ! -e "$tmp/s" ]
 ok $? "slurm-up: a node not NAME=IP: exit 2 (status $st)"
-run "$top_srcdir/scripts/testbed/slurm-up" "$tmp/s" not-this-host-x=192.0.2.1
+run "$top_srcdir/scripts/testbed/slurm-up" "$tmp/s" not-this-host-x=127.0.0.2
 [ "$st" = 2 ] && grep -q 'is none of the nodes' "$tmp/err" && [ ! -e "$tmp/s" ]
 ok $? "slurm-up: this host not among the nodes: exit 2, nothing started (status $st)"
 
