@@ -3,7 +3,7 @@
 # -b where both read and each counts its own reads (rb_read_bw(1)).  RC only.
 
 # The cases below, skips included (tap_plan: lib.sh).
-tap_plan 17
+tap_plan 15
 
 P=rb_read_bw
 
