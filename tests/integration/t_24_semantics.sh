@@ -141,3 +141,16 @@ if grep -qs 'define RB_TEST_DELAY 1' "$delay_bin/config.h" && [ -x "$delay_bin/r
 else
 	tap_skip "rb_send_bw receiver window from the first arrival" "no --enable-test-delay build in $delay_bin"
 fi
+
+# ---- -b: both sides post, so their queue options must agree (HELLO) ----
+
+# A -b -t 128 server and a -b -t 16 client each post with their own depth:
+# before HELLO compared -t both ran and exited 0, the figures of two
+# different tests side by side.  Without -b only the client posts: its -t
+# alone counts, the server's is no mismatch.
+rb_bench "bidir -t mismatch" rb_send_bw "-b -n 200 -s 64" '-t 16' '-t 128'
+rb_failed 1 'send queue depth \(-t/--tx-depth\) differs: (server 128, client 16|client 16, server 128)'
+tap_ok $? "rb_send_bw -b, -t 16 client vs -t 128 server: both exit 1 naming -t"
+rb_csv "one-sided -t" rb_send_bw "-n 200 -s 64" '-t 16' '-t 128' &&
+	rb_check "$(rb_file client.csv)" 'bw(r, 64, 200)'
+tap_ok $? "rb_send_bw without -b, -t 16 client vs -t 128 server: runs (-t is the poster's alone)"
