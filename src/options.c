@@ -478,7 +478,8 @@ static int interval_check(const struct rb_options *o, unsigned given)
 
 /*
  * --validate: the send tests give each receive a buffer of its own (-r of
- * them per QP, each as large as the largest message); -j's rows carry no
+ * them per QP, each as large as the largest message), the bandwidth tests
+ * each WR in flight (-t of them per QP); -j's rows carry no
  * check yet.
  */
 static int validate_check(const struct rb_bench *b, const struct rb_options *o)
@@ -493,6 +494,11 @@ static int validate_check(const struct rb_bench *b, const struct rb_options *o)
 	if (b->verb == VERB_SEND && (uint64_t)o->rx_depth * max * o->qps > RB_VALIDATE_RX_MAX)
 		return usage_error("--validate: -r/--rx-depth %u receive buffers of %llu bytes on %u QP(s) exceed %llu MiB; lower -r or -s",
 				   o->rx_depth, (unsigned long long)max, o->qps,
+				   (unsigned long long)(RB_VALIDATE_RX_MAX >> 20));
+	if (b->metric == METRIC_BW && b->verb != VERB_ATOMIC &&
+	    (uint64_t)o->tx_depth * max * o->qps > RB_VALIDATE_RX_MAX)
+		return usage_error("--validate: -t/--tx-depth %u send buffers of %llu bytes on %u QP(s) exceed %llu MiB; lower -t or -s",
+				   o->tx_depth, (unsigned long long)max, o->qps,
 				   (unsigned long long)(RB_VALIDATE_RX_MAX >> 20));
 	return 0;
 }

@@ -228,11 +228,16 @@ static void qps_layout(struct rb_qps *q, const struct rb_bench *b, const struct 
 {
 	size_t area = max_size_area(q->max_size);
 
+	q->ring_stride = ALIGN_UP(q->max_size + RB_UD_GRH, RB_LINE_BYTES);
 	if (o->validate && b->verb == VERB_SEND) {
 		q->ring = o->rx_depth;
-		q->ring_stride = ALIGN_UP(q->max_size + RB_UD_GRH, RB_LINE_BYTES);
 		if (q->ring * q->ring_stride > area)
 			area = ALIGN_UP(q->ring * q->ring_stride, RB_CYCLE_BYTES);
+	}
+	if (o->validate && b->metric == METRIC_BW && b->verb != VERB_ATOMIC) {
+		q->tx_ring = o->tx_depth;
+		if (q->tx_ring * q->ring_stride > area)
+			area = ALIGN_UP(q->tx_ring * q->ring_stride, RB_CYCLE_BYTES);
 	}
 	q->slot = 2 * area;
 }

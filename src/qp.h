@@ -65,6 +65,13 @@ struct rb_qps {
 	unsigned ring;
 	size_t ring_stride;
 	uint64_t *ring_posted, *ring_done;      /* per QP */
+	/* --validate on a bandwidth loop's posting side (sends, writes,
+	 * reads): the k-th WR of a QP has buffer k mod tx_ring of the send
+	 * area (stride ring_stride) to itself, at least -t of them, so that
+	 * each message's payload (its sequence number, pattern.h) is written,
+	 * or a read's landing place poisoned, only once the WR that used the
+	 * buffer before has completed.  0: off (perftest's slots). */
+	unsigned tx_ring;
 };
 
 /* Per QP i: where this side sends from and receives into. */
@@ -82,6 +89,12 @@ static inline char *qps_recv_area(const struct rb_qps *q, int i)
 static inline char *qps_ring_buf(const struct rb_qps *q, int i, uint64_t n)
 {
 	return qps_recv_area(q, i) + n % q->ring * q->ring_stride;
+}
+
+/* --validate's posting side: the buffer of QP i's k-th WR (from 0). */
+static inline char *qps_tx_buf(const struct rb_qps *q, int i, uint64_t k)
+{
+	return qps_send_area(q, i) + k % q->tx_ring * q->ring_stride;
 }
 
 /* The peer's receive area of QP i (the target of writes, reads, atomics). */

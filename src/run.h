@@ -83,6 +83,7 @@ struct rb_session {
 	/* --validate: the expected payload of each slot of each QP at this
 	 * size (slots x stride per QP), and what the checks found */
 	uint8_t *vref;
+	uint64_t *vnext;            /* per QP: UC/UD, the next sequence number due */
 	struct rb_vresult vres;
 	/* -j/--threads (threads.h): */
 	struct rb_threads *threads; /* the measuring threads, NULL: this session measures */

@@ -195,6 +195,16 @@ int atomic_check(const struct rb_session *s, int i, uint64_t k)
 	return -EIO;
 }
 
+/* What the atomics' checks cover (metadata atomic_check): the latency
+ * loop checks each result as it completes (one in flight, its slot not
+ * reused before); the bandwidth loop keeps -t in flight over 64 slots, so a
+ * slot's result is overwritten by later operations before the loop could
+ * look: it checks the last operation into each slot after the run. */
+const char *atomic_check_method(const struct rb_session *s)
+{
+	return s->bench->metric == METRIC_LAT ? "every-result" : "last-result-per-slot";
+}
+
 /* The last operation in each slot of QP i, after posted of them. */
 int atomic_check_all(const struct rb_session *s, int i, uint64_t posted)
 {
