@@ -130,17 +130,18 @@ void validate_free(struct rb_session *s)
 	s->vnext = NULL;
 }
 
-/* The faults build's payload faults on QP 0's WR k (testfault.h): true
- * where WR k is to reuse WR 0's buffer as it is (stale). */
-static bool stamp_fault(const struct rb_session *s, int i, uint64_t k, uint8_t *buf)
+/* The faults build's payload faults on QP 0's WR k (testfault.h): stale,
+ * every WR after the first moves nothing (a zero-length WR, which completes
+ * as any other); corrupt, corrupt-late: a byte of message 0, or 5, flipped. */
+static void stamp_fault(const struct rb_session *s, int i, uint64_t k, struct ibv_send_wr *wr,
+			uint8_t *buf)
 {
 	if (i != 0 || !s->size)
-		return false;
+		return;
 	if (k > 0 && test_fault("stale"))
-		return true;
+		wr->sg_list->length = 0;
 	if ((k == 0 && test_fault("corrupt")) || (k == VFAULT_LATE && test_fault("corrupt-late")))
 		buf[s->size / 2] ^= 0x20;
-	return false;
 }
 
 /*
@@ -157,8 +158,7 @@ void validate_stamp(struct rb_session *s, int i, struct ibv_send_wr *wr, uint64_
 		memset(buf, 0, s->size);
 	else
 		pattern_fill(buf, s->size, (uint32_t)i, VTAG(k));
-	if (stamp_fault(s, i, k, buf))
-		buf = (uint8_t *)qps_tx_buf(&s->q, i, 0);
+	stamp_fault(s, i, k, wr, buf);
 	wr->sg_list->addr = (uintptr_t)buf;
 }
 
