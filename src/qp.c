@@ -234,7 +234,7 @@ static void qps_layout(struct rb_qps *q, const struct rb_bench *b, const struct 
 		if (q->ring * q->ring_stride > area)
 			area = ALIGN_UP(q->ring * q->ring_stride, RB_CYCLE_BYTES);
 	}
-	if (o->validate && b->metric == METRIC_BW && b->verb != VERB_ATOMIC) {
+	if (o->validate && b->metric == METRIC_BW) {
 		q->tx_ring = o->tx_depth;
 		if (q->tx_ring * q->ring_stride > area)
 			area = ALIGN_UP(q->tx_ring * q->ring_stride, RB_CYCLE_BYTES);

@@ -66,11 +66,12 @@ struct rb_qps {
 	size_t ring_stride;
 	uint64_t *ring_posted, *ring_done;      /* per QP */
 	/* --validate on a bandwidth loop's posting side (sends, writes,
-	 * reads): the k-th WR of a QP has buffer k mod tx_ring of the send
-	 * area (stride ring_stride) to itself, at least -t of them, so that
+	 * reads, atomics): the k-th WR of a QP has buffer k mod tx_ring of
+	 * the send area (stride ring_stride) to itself, -t of them, so that
 	 * each message's payload (its sequence number, pattern.h) is written,
-	 * or a read's landing place poisoned, only once the WR that used the
-	 * buffer before has completed.  0: off (perftest's slots). */
+	 * or a read's or an atomic's landing place poisoned, only once the WR
+	 * that used the buffer before has completed.  0: off (perftest's
+	 * slots). */
 	unsigned tx_ring;
 };
 

@@ -186,9 +186,10 @@ static bool bw_can_post(const struct rb_session *s, const struct bw_state *b)
 	return false;
 }
 
-/* bw_reap's body; with check (--validate's reads, a separate copy of the
- * loop: the branch is taken once per pass, not per completion), each
- * completed read's payload is checked. */
+/* bw_reap's body; with check (--validate's reads and atomics, a separate
+ * copy of the loop: the branch is taken once per pass, not per
+ * completion), each completed read's payload or atomic's result is
+ * checked. */
 static inline __attribute__((always_inline)) int
 bw_reap_body(struct rb_session *s, struct bw_state *b, struct watch *w, bool may_sleep, bool check)
 {
@@ -206,7 +207,7 @@ bw_reap_body(struct rb_session *s, struct bw_state *b, struct watch *w, bool may
 		if (wc_check(s, &wc[k], verb_name(s->bench->verb)))
 			return -EIO;
 		if (check)
-			validate_reads(s, WR_QP(wc[k].wr_id), c->completed, WR_COUNT(wc[k].wr_id));
+			validate_done(s, WR_QP(wc[k].wr_id), c->completed, WR_COUNT(wc[k].wr_id));
 		c->completed += WR_COUNT(wc[k].wr_id);
 		msgs += WR_COUNT(wc[k].wr_id);
 	}
@@ -305,7 +306,7 @@ int loop_bw_post(struct rb_session *s, struct rb_measure *m)
 	struct window win;
 	struct watch w;
 	struct ivl iv;
-	bool check = s->opt->validate && s->bench->verb == VERB_READ;
+	bool check = s->q.tx_ring && (s->bench->verb == VERB_READ || s->bench->verb == VERB_ATOMIC);
 	int err = post_set_init(&p, s, s->opt->post_list);
 
 	if (!err)
@@ -327,7 +328,7 @@ int loop_bw_post(struct rb_session *s, struct rb_measure *m)
 		if (s->duration_ns || iv.every_ns)
 			bw_tick(s, &b, &win, &iv, 0);
 	}
-	for (int i = 0; i < s->q.n && !err; i++)
+	for (int i = 0; i < s->q.n && !err && !check; i++)
 		err = atomic_check_all(s, i, b.c[i].posted);
 	err = loop_end(err, m);
 	bw_close(s, &win, &iv, clock_now_ns(), b.total, 0);

@@ -145,6 +145,7 @@ struct post_set {
 
 int post_set_init(struct post_set *p, const struct rb_session *s, unsigned list);
 void post_set_free(struct post_set *p);
+int atomic_result(const struct rb_session *s, int i, uint64_t k, uint64_t got, bool say);
 int atomic_check(const struct rb_session *s, int i, uint64_t k);
 int atomic_check_all(const struct rb_session *s, int i, uint64_t posted);
 
@@ -279,5 +280,6 @@ void validate_stamp(struct rb_session *s, int i, struct ibv_send_wr *wr, uint64_
 void validate_recv(struct rb_session *s, int i, uint64_t c);
 void validate_poison_recv(struct rb_session *s, int i);
 void validate_reads(struct rb_session *s, int i, uint64_t k, uint64_t n);
+void validate_done(struct rb_session *s, int i, uint64_t k, uint64_t n);
 
 #endif

@@ -18,6 +18,10 @@
  *              (64 at most per QP; one above 2 KiB) are checked, not every
  *              message: a plain write leaves the target no event per
  *              message;
+ *   atomic bw  every result, at its completion: each operation in flight
+ *              returns into a word of its own (tx_ring) set to all ones
+ *              before it is posted (wr.c's atomic_result: operation k finds
+ *              k / slots in its target word);
  *   ping-pongs (send_lat, read_lat) every message or read, into a buffer
  *              poisoned before it was posted, against the sender's one
  *              fixed payload (the latency loops write no payload per
@@ -89,7 +93,7 @@ static void validate_areas(struct rb_session *s)
 	size_t span = loop_addr_slots(s) * loop_addr_stride(s);
 	enum rb_verb v = s->bench->verb;
 
-	for (int i = 0; i < s->q.n; i++) {
+	for (int i = 0; i < s->q.n && v != VERB_ATOMIC; i++) {
 		uint8_t *send = (uint8_t *)qps_send_area(&s->q, i);
 		uint8_t *recv = (uint8_t *)qps_recv_area(&s->q, i);
 
@@ -156,6 +160,8 @@ void validate_stamp(struct rb_session *s, int i, struct ibv_send_wr *wr, uint64_
 
 	if (s->bench->verb == VERB_READ)
 		memset(buf, 0, s->size);
+	else if (s->bench->verb == VERB_ATOMIC)
+		memset(buf, 0xff, sizeof(uint64_t));   /* never a result: 2^64 - 1 operations */
 	else
 		pattern_fill(buf, s->size, (uint32_t)i, VTAG(k));
 	stamp_fault(s, i, k, wr, buf);
@@ -217,6 +223,26 @@ void validate_reads(struct rb_session *s, int i, uint64_t k, uint64_t n)
 		if (!s->q.tx_ring)
 			memset(buf, 0, s->size);
 	}
+}
+
+/* Atomics k .. k + n - 1 of QP i have completed: each one's result. */
+static void validate_atomics(struct rb_session *s, int i, uint64_t k, uint64_t n)
+{
+	for (uint64_t e = k + n; k < e; k++) {
+		uint64_t got;
+
+		memcpy(&got, qps_tx_buf(&s->q, i, k), sizeof(got));
+		validate_note(s, i, k, atomic_result(s, i, k, got, !s->vres.errors) ? 0 : PATTERN_NONE);
+	}
+}
+
+/* WRs k .. k + n - 1 of QP i of a bandwidth loop have completed. */
+void validate_done(struct rb_session *s, int i, uint64_t k, uint64_t n)
+{
+	if (s->bench->verb == VERB_ATOMIC)
+		validate_atomics(s, i, k, n);
+	else
+		validate_reads(s, i, k, n);
 }
 
 static bool all_zero(const uint8_t *p, size_t len)
