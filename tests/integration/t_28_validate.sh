@@ -1,5 +1,5 @@
-# --validate on every benchmark that moves data (the atomics check
-# themselves and refuse it): healthy runs check every message they can with
+# --validate on every benchmark that moves data (rb_atomic_bw's, each
+# result checked, is in t_24): healthy runs check every message they can with
 # no error (the rows of both sides agree, the metadata names the method),
 # and the faults build (--enable-test-faults, build-delay/ or RB_DELAY_BIN)
 # is caught: exit 1, the error named on stderr, the row saying which
