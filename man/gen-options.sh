@@ -96,9 +96,10 @@ apply as without
 Path MTU in bytes: 256, 512, 1024, 2048 or 4096 (K suffix accepted).
 Default: the smaller of the two sides' active MTUs; a larger value is lowered
 to it, with a warning.
-Both sides must give the same value (compared in HELLO): each end of a QP
-applies its own, and the responder's sizes the packets of reads and
-replies.
+Each end of a QP applies its path MTU (the responder's sizes the packets
+of reads and replies), so both sides use the smaller value either gives
+(an offer in HELLO, as
+.BR \-o ).
 @qp-timeout
 QP ack timeout, 4.096\ \(mcs\ \(mu\ 2^N, N in 0..31.
 Default 14 (about 67\ ms).

@@ -26,7 +26,7 @@ static const char *const param_names[P_COUNT] = {
 	[P_TX_DEPTH] = "send queue depth (-t/--tx-depth)",
 	[P_CQ_MOD] = "completion moderation (-Q/--cq-mod)",
 	[P_RX_DEPTH] = "receive queue depth (-r/--rx-depth)",
-	[P_INLINE] = "inline size (-I/--inline_size)", [P_MTU] = "MTU (-m/--mtu)",
+	[P_INLINE] = "inline size (-I/--inline_size)",
 	[P_EVENTS] = "completion events (-e/--use_event)",
 	[P_ATOMIC_SAME] = "one target word (--atomic-same-address)",
 };
@@ -63,7 +63,6 @@ static void hello_local_params(const struct rb_options *o, const struct rb_bench
 	v[P_CQ_MOD] = stream && o->cq_mod_given ? o->cq_mod + 1ull : stream;
 	v[P_RX_DEPTH] = stream && b->verb == VERB_SEND ? o->rx_depth : 0;
 	v[P_INLINE] = post ? (uint64_t)(o->inline_size + 2) : 0;	/* -1: the default */
-	v[P_MTU] = (uint64_t)o->mtu;
 	v[P_EVENTS] = post ? o->events + 1u : 0;
 	v[P_ATOMIC_SAME] = stream && b->verb == VERB_ATOMIC ? o->atomic_same_address + 1u : 0;
 }
@@ -92,6 +91,14 @@ void hello_params(const struct rb_options *o, const struct rb_bench *b, struct w
 		h->params[h->nparams++] = (struct wire_param){ (uint16_t)id, v[id] };
 }
 
+/* A peer's value that is no MTU (256..4096, a power of two) is none. */
+unsigned hello_mtu(uint64_t mine, uint64_t peer)
+{
+	if (peer < 256 || peer > 4096 || (peer & (peer - 1)))
+		peer = 0;
+	return (unsigned)(!mine || (peer && peer < mine) ? peer : mine);
+}
+
 static const struct wire_param *param_find(const struct wire_hello *h, uint16_t id)
 {
 	for (int i = 0; i < h->nparams; i++)
@@ -103,8 +110,6 @@ static const struct wire_param *param_find(const struct wire_hello *h, uint16_t 
 /* The one-sided options' values as given: "default", "16". */
 static const char *local_text(uint16_t id, uint64_t v, char *buf, size_t len)
 {
-	if (id == P_MTU && v == 0)
-		return "the active MTU";
 	if (id == P_CQ_MOD || id == P_INLINE || id == P_EVENTS || id == P_ATOMIC_SAME) {
 		if (v == 1 && (id == P_CQ_MOD || id == P_INLINE))
 			return "default";

@@ -13,8 +13,9 @@
  *   -I, -e: how a side posts and waits: compared where both sides post
  *      (-b, and the send and write ping-pongs, whose pong side's posting
  *      and waking is inside the pinging side's samples);
- *   -m: always (the path MTU of both ends of a QP; the responder's sizes
- *      the packets of reads and of every reply).
+ * -m is an offer, not compared (WIRE_P_MTU_ASKED): each end of a QP
+ * applies it (the responder's sizes the packets of reads and of every
+ * reply), so both use the smaller one either side gives (hello_mtu).
  * A peer of an older version lacks the newer ids: both sides then fail,
  * naming the version mismatch ("upgrade"), as for any other param.
  */
@@ -32,7 +33,7 @@ enum hello_param {
 	P_WARMUP_MS, P_WARMUP_ITERS, P_QPS, P_BIDIR, P_RDMA_CM, P_ATOMIC_OP, P_POST_LIST,
 	P_PERCENTILES, P_COUNTERS, P_THREADS, P_RUN_INF, P_VALIDATE,
 	P_LOAD, P_LOAD_SIZE, P_LOAD_QPS, P_LOAD_COMPARE,
-	P_TX_DEPTH, P_CQ_MOD, P_RX_DEPTH, P_INLINE, P_MTU, P_EVENTS, P_ATOMIC_SAME,
+	P_TX_DEPTH, P_CQ_MOD, P_RX_DEPTH, P_INLINE, P_EVENTS, P_ATOMIC_SAME,
 	P_COUNT                     /* one past the last */
 };
 
@@ -43,6 +44,10 @@ bool hello_both_stream(const struct rb_options *o, const struct rb_bench *b);
 
 /* The benchmark's name and the compared params, ids 1 .. P_COUNT - 1. */
 void hello_params(const struct rb_options *o, const struct rb_bench *b, struct wire_hello *h);
+
+/* The -m both sides use: the smaller of two offers, 0 (none) where
+ * neither gives one; a peer's value that is no MTU counts as none. */
+unsigned hello_mtu(uint64_t mine, uint64_t peer);
 
 /* Every difference between this side's HELLO and the peer's, each named on
  * stderr ("QP depth (-t) differs: client 16, server 128"): 0, or -EPROTO. */

@@ -52,6 +52,7 @@ struct rb_qps {
 	uint32_t max_inline;            /* in use: sizes up to this go inline */
 	unsigned outs;                  /* outstanding reads/atomics, both sides agreed */
 	enum ibv_mtu mtu;               /* the path MTU in use */
+	unsigned mtu_ask;               /* -m, or the peer's when smaller (HELLO); 0: none */
 	struct wire_qp *local, *remote;
 	enum rb_transport tr;
 	int access;                     /* MR access flags */

@@ -58,6 +58,7 @@ static void hello_put_offer(const struct rb_session *s, struct wire_hello *h)
 	h->params[h->nparams++] = (struct wire_param){ WIRE_P_INIT_RD_ATOM,
 		d->ctx ? (uint64_t)d->attr.max_qp_init_rd_atom : 0 };
 	h->params[h->nparams++] = (struct wire_param){ WIRE_P_LOAD_PORT, loadrun_port(s->load) };
+	h->params[h->nparams++] = (struct wire_param){ WIRE_P_MTU_ASKED, (uint64_t)s->opt->mtu };
 }
 
 static void hello_build(const struct rb_session *s, struct wire_hello *h)
@@ -98,6 +99,8 @@ static int exchange_hello(struct rb_session *s)
 		err = hello_compare(&mine, &peer, s->is_client);
 	if (!err)
 		wire_hello_offer(&peer, &s->peer_rd);
+	if (!err && param_find(&peer, WIRE_P_MTU_ASKED))
+		s->peer_mtu = param_find(&peer, WIRE_P_MTU_ASKED)->value;
 	if (!err && s->is_client && param_find(&peer, WIRE_P_LOAD_PORT))
 		loadrun_peer_port(s->load, param_find(&peer, WIRE_P_LOAD_PORT)->value);
 	return err;
@@ -586,6 +589,10 @@ static int setup_measuring(struct rb_session *s, const cpu_set_t *avoid)
 	err = qps_create(&s->q, s->dev.ctx, s->bench, o, max_size(o), &s->place, !o->rdma_cm);
 	if (err)
 		return err;
+	s->q.mtu_ask = hello_mtu((uint64_t)o->mtu, s->peer_mtu);
+	if (s->q.mtu_ask != (unsigned)o->mtu)
+		log_verbose("-m/--mtu: the peer gives %u, this side %d: both use %u", (unsigned)s->peer_mtu,
+			    o->mtu, s->q.mtu_ask);
 	/* numa_maps lines start with this address: tests find the mapping by it */
 	log_verbose("buffers: %zu bytes at %lx on node %d", s->q.buf.len,
 		    (unsigned long)(uintptr_t)s->q.buf.addr, s->q.buf.node);

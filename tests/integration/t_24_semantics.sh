@@ -185,3 +185,12 @@ tap_ok $? "rb_send_bw -b, -t 16 client vs -t 128 server: both exit 1 naming -t"
 rb_csv "one-sided -t" rb_send_bw "-n 200 -s 64" '-t 16' '-t 128' &&
 	rb_check "$(rb_file client.csv)" 'bw(r, 64, 200)'
 tap_ok $? "rb_send_bw without -b, -t 16 client vs -t 128 server: runs (-t is the poster's alone)"
+
+# -m is an offer (HELLO): each end of a QP applies its path MTU, the
+# responder's sizing the read responses, so both use the smaller one either
+# side gives.  Before, a client-only -m 512 left the server's QP at the
+# active MTU (1024 on the test bed): two MTUs on one connection.
+rb_csv "one-sided -m" rb_read_bw "-s 4096 -n 200" '-m 512' '' &&
+	rb_check "$(rb_file client.csv)" 'bw(r, 4096, 200)' 'meta["mtu_bytes"] == 512' \
+	-- "$(rb_file server.csv)" 'meta["mtu_bytes"] == 512'
+tap_ok $? "rb_read_bw -m 512 on the client only: both QPs run path MTU 512 (metadata mtu_bytes on both sides)"

@@ -99,8 +99,11 @@ static void test_both_post(void)
 	test_pair("read latency: -e is the reader's alone", 0, NULL, &s, &c);
 	side("rb_read_bw", &s, "-m", "1024", NULL);
 	side("rb_read_bw", &c, NULL);
-	test_pair("-m on one side fails naming -m", -EPROTO,
-		  "MTU (-m/--mtu) differs: client the active MTU, server 1024", &s, &c);
+	test_pair("-m on one side: an offer, no mismatch", 0, NULL, &s, &c);
+	ok(hello_mtu(1024, 0) == 1024 && hello_mtu(0, 512) == 512 && hello_mtu(2048, 1024) == 1024 &&
+	   hello_mtu(1024, 4096) == 1024 && hello_mtu(0, 0) == 0 && hello_mtu(0, 1u << 20) == 0 && hello_mtu(2048, 1000) == 2048 &&
+	   hello_mtu(2048, 128) == 2048,
+	   "-m: both sides use the smaller one given (none: 0; a peer's value that is no MTU: none)");
 	side("rb_send_bw", &s, "-b", "-t", "64", "-Q", "4", "-r", "256", "-I", "0", NULL);
 	side("rb_send_bw", &c, "-b", "-t", "64", "-Q", "4", "-r", "256", "-I", "0", NULL);
 	test_pair("-b with the same -t -Q -r -I: no difference", 0, NULL, &s, &c);
