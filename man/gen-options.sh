@@ -96,6 +96,10 @@ apply as without
 Path MTU in bytes: 256, 512, 1024, 2048 or 4096 (K suffix accepted).
 Default: the smaller of the two sides' active MTUs; a larger value is lowered
 to it, with a warning.
+Each end of a QP applies its path MTU (the responder's sizes the packets
+of reads and replies), so both sides use the smaller value either gives
+(an offer in HELLO, as
+.BR \-o ).
 @qp-timeout
 QP ack timeout, 4.096\ \(mcs\ \(mu\ 2^N, N in 0..31.
 Default 14 (about 67\ ms).
@@ -354,11 +358,18 @@ array.
 @tx-depth
 Send queue depth, 1..16384.
 Default @TX@.
+Only the posting side's counts: compared with the peer's (HELLO) with
+.BR \-b ,
+where both sides post; otherwise one\-sided (see HELLO under OUT\-OF\-BAND PROTOCOL in
+.BR rdmabench (7)).
 @rx-depth
 Receive queue depth, 1..16384.
 Default @RX@.
 Only the send tests post receives; the others refuse
 .BR \-r .
+Compared with the peer's with
+.BR \-b ;
+otherwise only the receiving side's counts.
 @post-list
 Post N work requests per
 .BR ibv_post_send ()
@@ -391,6 +402,9 @@ is a usage error (exit 2); the default is lowered to
 when
 .B \-t
 is smaller, and the cq_mod metadata says so.
+Compared with the peer's with
+.BR \-b ;
+otherwise only the posting side's counts.
 @outs
 Outstanding RDMA reads or atomics per QP, 1..256.
 Default: the smallest device limit of both sides (max_qp_rd_atom and
@@ -416,6 +430,8 @@ size fails the run (exit 1), naming the largest size it accepts; a refused
 default is lowered step by step, with a warning.
 The metadata records inline_bytes (in use), inline (\(dqsizes <= 220 B\(dq or
 \(dqoff\(dq) and inline_granted (what the device wrote back).
+Compared with the peer's where both sides post (\-b, and the send and
+write ping\-pongs); otherwise only the posting side's counts.
 @disable-pcie-relaxed
 Register the buffers without PCIe relaxed ordering.
 Default: with IBV_ACCESS_RELAXED_ORDERING, as perftest; it is an optional
@@ -429,6 +445,9 @@ is accepted too.
 @events
 Sleep on a completion channel instead of busy polling the completion queue.
 [lat,all] Latency then includes the wake-up.
+Compared with the peer's where both sides post (\-b, and the send
+ping\-pong, whose answering side's wake\-up is in the other side's
+samples); otherwise one\-sided.
 @poll-pause
 Busy polling with the CPU's spin-wait hint (x86 PAUSE, arm64 YIELD) after
 each empty poll.
@@ -458,6 +477,9 @@ Every atomic operation of a QP on one 8-byte word (operation k finds k
 there): it measures how fast the device serialises operations on one
 address (real NICs do), not atomic throughput.
 The metadata says which ran (atomic_slots 1 or 64).
+Compared with the peer's with
+.BR \-b ;
+otherwise only the posting side's counts.
 @numa-node
 Put the buffers on NUMA node N and pin the measuring thread to the first
 allowed CPU of that node.
@@ -568,28 +590,52 @@ Both sides must give the same list.
 [bw] Bandwidth benchmarks record no latencies and write no file.
 [all] Bandwidth benchmarks write none.
 @validate
-Check every message's payload (off by default).
-Each slot of a QP's buffer (operation k uses slot k mod slots, as
-perftest cycles its buffer) holds a pattern of its own, written before
-the size starts and never while it runs: an 8\-byte header with the QP
-and the slot (the message's sequence number modulo the slots), then
-splitmix64 words derived from it.
-[send,all] Sends: every receive has a buffer of its own (\-r of them per QP,
-[send,all] each as large as the largest message: at most 1 GiB in all, a
-[send,all] usage error otherwise) and each message is checked at its
-[send,all] completion: the slot its header names (RC: it must be the next in
-[send,all] order; UC and UD may lose messages) against what the sender holds.
-[write,all] Writes: the target checks its slots after the run, each holding
-[write,all] the last message written into it (with
+Check each message's payload where it lands, with a pattern that differs
+per message (off by default; what each test can check is below, and the
+metadata's
+.B validate_method
+says which: per\-message or final\-slot\-content).
+A payload starts with an 8\-byte header holding the QP and a tag, then
+splitmix64 words derived from the header; the tag is the message's
+sequence number on its QP (its work request count from 0, warm\-up
+included) where the bandwidth loops write each message, the slot it comes
+from where the payload is fixed.
+[bw,all] The bandwidth tests' posting side gives each work request in flight a
+[bw,all] buffer of its own (\-t per QP, each as large as the largest message: at
+[bw,all] most 1 GiB in all, a usage error otherwise) and fills it just before
+[bw,all] the post: message k's payload (sends, writes), zeros (reads) or all
+[bw,all] ones (atomics); the remote addresses still cycle as perftest's.
+[send,all] Sends (per\-message): every receive has a buffer of its own (\-r per
+[send,all] QP, at most 1 GiB in all) and each message is checked whole at its
+[send,all] completion: RC's k\-th receive must be message k; UC and UD may lose
+[send,all] messages, so each must be a later one than the last.
+[send,all] The send ping\-pong writes one fixed payload: each receive is checked
+[send,all] against it in a buffer zeroed before the receive was posted, so a
+[send,all] receive that brought nothing shows.
+[write,all] Writes (final\-slot\-content): a plain RDMA write gives the target no
+[write,all] event per message, so the target checks its slots after the run, each
+[write,all] holding the last message written into it (its sequence number: every
+[write,all] earlier message into the slot differs): with
 [write,all] .BR \-n ,
-[write,all] min(n, slots) per QP; with
+[write,all] min(n, slots) messages per QP (64 slots up to 64 B, 4096 / size
+[write,all] rounded to 64 B up to 2 KiB, one above); with
 [write,all] .BR \-D ,
-[write,all] the slots written).
-[write,lat,all] The write ping\-pong checks the message in its buffer after the run,
-[write,lat,all] less its last byte (the sequence number).
-[read,all] Reads: the reader checks each read's slot at its completion against
-[read,all] what the responder holds (a later read into the same slot brings the
-[read,all] same bytes).
+[write,all] the count is the latest sequence number found in a slot, plus one.
+[write,all] Earlier messages are not checked.
+[write,all] The write ping\-pong checks its one slot after the run, less its last
+[write,all] byte (the sequence number).
+[read,all] Reads (per\-message): each read lands in a buffer zeroed just before
+[read,all] it was posted and is checked at its completion against the
+[read,all] responder's slot it read (the responder's memory is fixed: its CPU
+[read,all] takes no part), so a read that moved nothing, or part, shows.
+[atomic] Atomics (per\-message): each operation in flight returns into a word of
+[atomic] its own, checked at its completion (operation k finds k / slots in its
+[atomic] target word), so every result is checked, not only the last one of
+[atomic] each slot (see
+[atomic] .BR \-\-atomic\-same\-address ).
+[all] Atomics (rb_atomic_bw, per\-message): each operation in flight returns
+[all] into a word of its own, checked at its completion.
+[all] rb_atomic_lat checks every result without it and does not take it.
 Each side checks what it received; the rows are traded and the columns
 .BR validated_msgs ,
 .BR validate_errors ,
@@ -602,20 +648,13 @@ offset), in every format.
 Any mismatch: a message on stderr naming it, and exit 1.
 Not with
 .BR \-j .
-[-atomic] Cost: nothing when off (the check is a separate loop, chosen once per
-[-atomic] pass or run); when on, a compare of every checked message on the
-[-atomic] receiving or reading side's CPU (memory bandwidth, not the NIC's),
-[-atomic] and for sends \-r buffers per QP instead of one (more cache misses).
-[-atomic] Measured side by side in one boot of the Soft\-RoCE test bed (rxe under
-[-atomic] qemu, figures noisy): rb_send_bw 64 KiB 40.6 \(-> 34.2 MiB/s (\-16 %),
-[-atomic] 64 B 1.27 \(-> 1.23 MiB/s (\-4 %); rb_write_bw 64 KiB 44.9 \(-> 43.8;
-[-atomic] rb_read_bw 64 KiB 53.7 \(-> 53.8 (noise).
-[-atomic] At line rate on a hardware NIC the compare can be the bottleneck:
-[-atomic] take figures with it off.
-[all] The atomic benchmarks check themselves already (operation k finds
-[all] k / slots in its word; see
-[all] .BR \-\-atomic\-same\-address )
-[all] and do not take it.
+Cost: nothing when off (the posting and checking loops are separate
+copies, chosen once per pass); when on, writing each message's payload on
+the sending side and a compare of every checked message on the receiving
+or reading side (CPU and memory bandwidth, not the NIC's), and in the bandwidth tests \-t
+buffers per QP instead of perftest's cycle (more cache misses).
+At line rate on a hardware NIC the check can be the bottleneck: take
+figures with it off.
 @load
 [lat,all] Latency under load: run the bandwidth benchmark BENCH
 [lat,all] .RB ( send_bw ,

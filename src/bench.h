@@ -32,6 +32,7 @@ enum rb_feature {
 	FEAT_RX_DEPTH = 1 << 10,    /* -r: the send tests post receives */
 	FEAT_BANDWIDTH = 1 << 11,   /* --report-gbits */
 	FEAT_THREADS = 1 << 12,     /* -j, --thread-rows: bandwidth tests */
+	FEAT_VALIDATE = 1 << 13,    /* --validate: all but atomic_lat (its results are always checked) */
 };
 
 struct rb_defaults {

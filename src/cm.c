@@ -332,12 +332,13 @@ static int cm_create_qp(struct rb_session *s, int i)
 static void cm_override_rtr(struct rb_session *s, int i, struct ibv_qp_attr *a, int *mask)
 {
 	const struct rb_options *o = s->opt;
-	enum ibv_mtu mtu = o->mtu ? device_mtu_enum(o->mtu) : a->path_mtu;
+	unsigned ask = s->q.mtu_ask;
+	enum ibv_mtu mtu = ask ? device_mtu_enum((int)ask) : a->path_mtu;
 
 	if (mtu < a->path_mtu)
 		a->path_mtu = mtu;
 	else if (mtu > a->path_mtu && i == 0)
-		log_warn("-m/--mtu %d is larger than rdma_cm's path MTU %d; using %d", o->mtu,
+		log_warn("-m/--mtu %u is larger than rdma_cm's path MTU %d; using %d", ask,
 			 device_mtu_bytes(a->path_mtu), device_mtu_bytes(a->path_mtu));
 	if (o->sl_given)
 		a->ah_attr.sl = (uint8_t)o->sl;

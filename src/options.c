@@ -97,7 +97,7 @@ static const struct opt_desc opt_table[] = {
 	{ "poll-pause", OPT_POLL_PAUSE, 0, NULL, 0, G_TEST, "the CPU's pause instruction between empty polls, for VMs whose vCPUs share cores (also RB_POLL_PAUSE=1)" },
 	{ "atomic-type", 'A', 1, "OP", FEAT_ATOMIC_OP, G_TEST, "FETCH_AND_ADD or CMP_AND_SWAP" },
 	{ "atomic-same-address", OPT_ATOMIC_SAME, 0, NULL, FEAT_ATOMIC_OP, G_TEST, "every atomic of a QP on one 8-byte word (default: 64 slots, 64 B apart, as perftest)" },
-	{ "validate", OPT_VALIDATE, 0, NULL, FEAT_SIZE, G_TEST, "check every message's payload against a pattern of its QP and slot; exit 1 on a mismatch" },
+	{ "validate", OPT_VALIDATE, 0, NULL, FEAT_VALIDATE, G_TEST, "check each message's payload (atomics: each result) where it lands; exit 1 on a mismatch" },
 	{ "load", OPT_LOAD, 1, "BENCH", FEAT_LATENCY, G_TEST, "run BENCH (send_bw, write_bw, read_bw) on QPs of its own, in a thread on a CPU of its own, for the whole latency run" },
 	{ "load-size", OPT_LOAD_SIZE, 1, "BYTES", FEAT_LATENCY, G_TEST, "with --load: the load's message size, K/M suffixes" },
 	{ "load-qps", OPT_LOAD_QPS, 1, "N", FEAT_LATENCY, G_TEST, "with --load: the load's QPs" },
@@ -144,7 +144,8 @@ const char *options_atomic_name(enum rb_atomic_op op)
 static unsigned bench_features(const struct rb_bench *b)
 {
 	return b->features | (b->metric == METRIC_LAT ? FEAT_LATENCY : FEAT_BANDWIDTH | FEAT_THREADS) |
-	       (b->verb != VERB_ATOMIC ? FEAT_SIZE : 0) | (b->verb == VERB_SEND ? FEAT_RX_DEPTH : 0);
+	       (b->verb != VERB_ATOMIC ? FEAT_SIZE : 0) | (b->verb == VERB_SEND ? FEAT_RX_DEPTH : 0) |
+	       (b->verb != VERB_ATOMIC || b->metric == METRIC_BW ? FEAT_VALIDATE : 0);
 }
 
 static const struct opt_desc *opt_find(int code)
@@ -478,7 +479,8 @@ static int interval_check(const struct rb_options *o, unsigned given)
 
 /*
  * --validate: the send tests give each receive a buffer of its own (-r of
- * them per QP, each as large as the largest message); -j's rows carry no
+ * them per QP, each as large as the largest message), the bandwidth tests
+ * each WR in flight (-t of them per QP); -j's rows carry no
  * check yet.
  */
 static int validate_check(const struct rb_bench *b, const struct rb_options *o)
@@ -493,6 +495,10 @@ static int validate_check(const struct rb_bench *b, const struct rb_options *o)
 	if (b->verb == VERB_SEND && (uint64_t)o->rx_depth * max * o->qps > RB_VALIDATE_RX_MAX)
 		return usage_error("--validate: -r/--rx-depth %u receive buffers of %llu bytes on %u QP(s) exceed %llu MiB; lower -r or -s",
 				   o->rx_depth, (unsigned long long)max, o->qps,
+				   (unsigned long long)(RB_VALIDATE_RX_MAX >> 20));
+	if (b->metric == METRIC_BW && (uint64_t)o->tx_depth * max * o->qps > RB_VALIDATE_RX_MAX)
+		return usage_error("--validate: -t/--tx-depth %u send buffers of %llu bytes on %u QP(s) exceed %llu MiB; lower -t or -s",
+				   o->tx_depth, (unsigned long long)max, o->qps,
 				   (unsigned long long)(RB_VALIDATE_RX_MAX >> 20));
 	return 0;
 }

@@ -1,13 +1,17 @@
 /*
- * --validate's payload: what a message from tag T (its slot) of QP Q holds,
- * byte for byte, and where a buffer first differs from it.  Pure: no verbs
- * calls (tests/unit/test_pattern.c).
+ * --validate's payload: what a message with tag T of QP Q holds, byte for
+ * byte, and where a buffer first differs from it.  Pure: no verbs calls
+ * (tests/unit/test_pattern.c).  The tag is the message's sequence number on
+ * its QP where the sender writes each message (the bandwidth loops), else
+ * the slot it comes from (a read responder's memory, a ping-pong's one
+ * buffer).
  *
  * Bytes 0..7 are a header, little-endian: 0x5242 ("RB") in the top 16
  * bits, the QP's low 16 bits, then the tag's low 32 bits, so a receiver can
- * read which slot a message came from; every further 8 bytes are a
- * splitmix64 step from the header, so a byte that moved, went stale or
- * flipped differs from what is expected.  Shorter messages are a prefix.
+ * read which message it holds; every further 8 bytes are a splitmix64 step
+ * from the header, so two tags share no word, and a byte that moved, went
+ * stale or flipped differs from what is expected.  Shorter messages are a
+ * prefix.
  */
 #ifndef RB_PATTERN_H
 #define RB_PATTERN_H

@@ -228,11 +228,16 @@ static void qps_layout(struct rb_qps *q, const struct rb_bench *b, const struct 
 {
 	size_t area = max_size_area(q->max_size);
 
+	q->ring_stride = ALIGN_UP(q->max_size + RB_UD_GRH, RB_LINE_BYTES);
 	if (o->validate && b->verb == VERB_SEND) {
 		q->ring = o->rx_depth;
-		q->ring_stride = ALIGN_UP(q->max_size + RB_UD_GRH, RB_LINE_BYTES);
 		if (q->ring * q->ring_stride > area)
 			area = ALIGN_UP(q->ring * q->ring_stride, RB_CYCLE_BYTES);
+	}
+	if (o->validate && b->metric == METRIC_BW) {
+		q->tx_ring = o->tx_depth;
+		if (q->tx_ring * q->ring_stride > area)
+			area = ALIGN_UP(q->tx_ring * q->ring_stride, RB_CYCLE_BYTES);
 	}
 	q->slot = 2 * area;
 }
@@ -246,6 +251,7 @@ int qps_create(struct rb_qps *q, struct ibv_context *ctx, const struct rb_bench 
 	memset(q, 0, sizeof(*q));
 	q->n = (int)o->qps;
 	q->tr = o->transport;
+	q->mtu_ask = o->mtu > 0 ? (unsigned)o->mtu : 0;
 	q->max_size = max_size;
 	qps_layout(q, b, o);
 	q->access = mr_access_for(b->verb);
@@ -385,14 +391,14 @@ static int qp_make_ah(struct rb_qps *q, int i, const struct rb_device *d, const 
 }
 
 /* The smaller of both sides' active MTU, and -m when it is smaller still. */
-static enum ibv_mtu qps_pick_mtu(const struct rb_qps *q, const struct rb_options *o)
+static enum ibv_mtu qps_pick_mtu(const struct rb_qps *q)
 {
 	uint32_t mtu = q->local[0].mtu < q->remote[0].mtu ? q->local[0].mtu : q->remote[0].mtu;
 
-	if (o->mtu && (uint32_t)o->mtu < mtu)
-		mtu = (uint32_t)o->mtu;
-	else if (o->mtu && (uint32_t)o->mtu > mtu)
-		log_warn("-m/--mtu %d is larger than the active MTU %u; using %u", o->mtu, mtu, mtu);
+	if (q->mtu_ask && q->mtu_ask < mtu)
+		mtu = q->mtu_ask;
+	else if (q->mtu_ask && q->mtu_ask > mtu)
+		log_warn("-m/--mtu %u is larger than the active MTU %u; using %u", q->mtu_ask, mtu, mtu);
 	return device_mtu_enum((int)mtu);
 }
 
@@ -428,7 +434,7 @@ int qps_connect(struct rb_qps *q, const struct rb_device *d, const struct rb_opt
 {
 	int err = 0;
 
-	q->mtu = qps_pick_mtu(q, o);
+	q->mtu = qps_pick_mtu(q);
 	for (int i = 0; i < q->n && !err; i++) {
 		err = qp_to_init(q, i, d);
 		if (!err)

@@ -52,6 +52,7 @@ struct rb_qps {
 	uint32_t max_inline;            /* in use: sizes up to this go inline */
 	unsigned outs;                  /* outstanding reads/atomics, both sides agreed */
 	enum ibv_mtu mtu;               /* the path MTU in use */
+	unsigned mtu_ask;               /* -m, or the peer's when smaller (HELLO); 0: none */
 	struct wire_qp *local, *remote;
 	enum rb_transport tr;
 	int access;                     /* MR access flags */
@@ -65,6 +66,14 @@ struct rb_qps {
 	unsigned ring;
 	size_t ring_stride;
 	uint64_t *ring_posted, *ring_done;      /* per QP */
+	/* --validate on a bandwidth loop's posting side (sends, writes,
+	 * reads, atomics): the k-th WR of a QP has buffer k mod tx_ring of
+	 * the send area (stride ring_stride) to itself, -t of them, so that
+	 * each message's payload (its sequence number, pattern.h) is written,
+	 * or a read's or an atomic's landing place poisoned, only once the WR
+	 * that used the buffer before has completed.  0: off (perftest's
+	 * slots). */
+	unsigned tx_ring;
 };
 
 /* Per QP i: where this side sends from and receives into. */
@@ -82,6 +91,12 @@ static inline char *qps_recv_area(const struct rb_qps *q, int i)
 static inline char *qps_ring_buf(const struct rb_qps *q, int i, uint64_t n)
 {
 	return qps_recv_area(q, i) + n % q->ring * q->ring_stride;
+}
+
+/* --validate's posting side: the buffer of QP i's k-th WR (from 0). */
+static inline char *qps_tx_buf(const struct rb_qps *q, int i, uint64_t k)
+{
+	return qps_send_area(q, i) + k % q->tx_ring * q->ring_stride;
 }
 
 /* The peer's receive area of QP i (the target of writes, reads, atomics). */

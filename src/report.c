@@ -15,6 +15,7 @@
 #include "loadrun.h"
 #include "log.h"
 #include "threads.h"
+#include "engine/loops.h"
 #include "engine/postsched.h"
 #include "units.h"
 
@@ -416,6 +417,16 @@ static const char *completion_text(const struct rb_options *o)
 	return o->poll_pause ? "busy poll, pause between empty polls" : "busy poll";
 }
 
+/* What the checks cover: --validate's method (src/engine/validate.c), the
+ * atomics' result check (src/engine/wr.c). */
+static void meta_checks(struct report *r, const struct rb_session *s)
+{
+	if (s->opt->validate)
+		out_meta_str(r->out, "validate_method", "Validation method", validate_method(s->bench));
+	if (s->bench->verb == VERB_ATOMIC)
+		out_meta_str(r->out, "atomic_check", "Atomic results checked", atomic_check_method(s));
+}
+
 /* Where the operations land (src/engine/wr.c loop_addr_slots): atomics' slots, the
  * other bandwidth tests' cycling through RB_CYCLE_BYTES (sizes up to half
  * of it; one address above, and in latency tests). */
@@ -473,6 +484,7 @@ static void meta_test(struct report *r, const struct rb_session *s)
 	if (s->bench->verb == VERB_ATOMIC)
 		out_meta_str(r->out, "atomic_op", "Atomic op", options_atomic_name(o->atomic_op));
 	meta_addresses(r, s);
+	meta_checks(r, s);
 	out_meta_u64(r->out, "inline_bytes", "Max inline data[B]", s->q.max_inline);
 	out_meta_str(r->out, "inline", "Inline", qps_inline_text(&s->q, text, sizeof(text)));
 	out_meta_u64(r->out, "inline_granted", "Inline granted[B]", s->q.inline_granted);

@@ -13,6 +13,7 @@
 #include "loadrun.h"
 #include "loopback.h"
 #include "engine/loops.h"
+#include "hello.h"
 #include "oob.h"
 #include "engine/postsched.h"
 #include "report.h"
@@ -43,42 +44,7 @@ static int oob_timeout_ms(const struct rb_session *s)
 	return (int)(s->opt->timeout_s * 1000);
 }
 
-/* ---- the parameters both sides must agree on ---- */
-
-enum param_id {
-	P_VERB = 1, P_METRIC, P_TRANSPORT, P_SIZE, P_ALL, P_ITERS, P_DURATION_MS,
-	P_WARMUP_MS, P_WARMUP_ITERS, P_QPS, P_BIDIR, P_RDMA_CM, P_ATOMIC_OP, P_POST_LIST,
-	P_PERCENTILES, P_COUNTERS, P_THREADS, P_RUN_INF, P_VALIDATE,
-	P_LOAD, P_LOAD_SIZE, P_LOAD_QPS, P_LOAD_COMPARE,
-};
-
-static const char *const param_names[] = {
-	[P_VERB] = "verb", [P_METRIC] = "metric", [P_TRANSPORT] = "transport (-c)",
-	[P_SIZE] = "size (-s)", [P_ALL] = "sweep (-a)", [P_ITERS] = "iterations (-n)",
-	[P_DURATION_MS] = "duration in ms (-D)", [P_WARMUP_MS] = "warm-up in ms (--warmup-time)",
-	[P_WARMUP_ITERS] = "warm-up iterations (--warmup)", [P_QPS] = "QPs (-q)",
-	[P_BIDIR] = "bidirectional (-b)", [P_RDMA_CM] = "rdma_cm (-R)",
-	[P_ATOMIC_OP] = "atomic operation (-A)", [P_POST_LIST] = "post list (-l)",
-	[P_PERCENTILES] = "percentile list (--percentiles)",
-	[P_COUNTERS] = "counter list (-W)", [P_THREADS] = "threads (-j)",
-	[P_RUN_INF] = "run until stopped (--run_infinitely)",
-	[P_VALIDATE] = "payload validation (--validate)",
-	[P_LOAD] = "background load (--load)", [P_LOAD_SIZE] = "load size (--load-size)",
-	[P_LOAD_QPS] = "load QPs (--load-qps)", [P_LOAD_COMPARE] = "idle vs loaded (--load-compare)",
-};
-
-/* The percentile list as one number (FNV-1a over thousandths): the result
- * rows of both sides must have the same columns. */
-static uint64_t pcts_fingerprint(const struct rb_options *o)
-{
-	uint64_t h = WIRE_FNV_INIT;
-
-	for (int i = 0; i < o->npct; i++)
-		h = wire_fnv1a(h, (uint64_t)llround(o->pcts[i] * 1000));
-	return h;
-}
-
-#define N_PARAM_NAMES ((int)(sizeof(param_names) / sizeof(param_names[0])))
+/* ---- the parameters both sides must agree on (hello.h) ---- */
 
 /* -o and the device's read/atomic limits (0 under -R: rdma_cm has not
  * picked the device yet), offers that may differ between the sides. */
@@ -92,30 +58,12 @@ static void hello_put_offer(const struct rb_session *s, struct wire_hello *h)
 	h->params[h->nparams++] = (struct wire_param){ WIRE_P_INIT_RD_ATOM,
 		d->ctx ? (uint64_t)d->attr.max_qp_init_rd_atom : 0 };
 	h->params[h->nparams++] = (struct wire_param){ WIRE_P_LOAD_PORT, loadrun_port(s->load) };
+	h->params[h->nparams++] = (struct wire_param){ WIRE_P_MTU_ASKED, (uint64_t)s->opt->mtu };
 }
 
 static void hello_build(const struct rb_session *s, struct wire_hello *h)
 {
-	const struct rb_options *o = s->opt;
-	const uint64_t v[] = {
-		[P_VERB] = s->bench->verb, [P_METRIC] = s->bench->metric,
-		[P_TRANSPORT] = o->transport, [P_SIZE] = o->size, [P_ALL] = o->all,
-		[P_ITERS] = o->duration_s > 0 || o->run_infinitely ? 0 : o->iters,
-		[P_DURATION_MS] = (uint64_t)llround(o->duration_s * 1000),
-		[P_WARMUP_MS] = o->duration_s > 0 || o->run_infinitely ? (uint64_t)llround(o->warmup_s * 1000) : 0,
-		[P_WARMUP_ITERS] = o->warmup_iters, [P_QPS] = o->qps, [P_BIDIR] = o->bidir,
-		[P_RDMA_CM] = o->rdma_cm, [P_ATOMIC_OP] = o->atomic_op,
-		[P_POST_LIST] = o->post_list, [P_PERCENTILES] = pcts_fingerprint(o),
-		[P_COUNTERS] = counters_fingerprint(&o->counters), [P_THREADS] = o->threads,
-		[P_RUN_INF] = o->run_infinitely, [P_VALIDATE] = o->validate,
-		[P_LOAD] = o->load_bench, [P_LOAD_SIZE] = o->load_bench ? o->load.size : 0,
-		[P_LOAD_QPS] = o->load_bench ? o->load.qps : 0, [P_LOAD_COMPARE] = o->load.compare,
-	};
-
-	memset(h, 0, sizeof(*h));
-	snprintf(h->name, sizeof(h->name), "%s", s->bench->name);
-	for (int id = 1; id < N_PARAM_NAMES; id++)
-		h->params[h->nparams++] = (struct wire_param){ (uint16_t)id, v[id] };
+	hello_params(s->opt, s->bench, h);
 	hello_put_offer(s, h);
 }
 
@@ -125,56 +73,6 @@ static const struct wire_param *param_find(const struct wire_hello *h, uint16_t 
 		if (h->params[i].id == id)
 			return &h->params[i];
 	return NULL;
-}
-
-/* A value as the user wrote it: "UC", not 2. */
-static const char *param_text(uint16_t id, uint64_t v, char *buf, size_t len)
-{
-	if (id == P_TRANSPORT)
-		return options_transport_name((enum rb_transport)v);
-	if (id == P_ATOMIC_OP)
-		return options_atomic_name((enum rb_atomic_op)v);
-	if (id == P_LOAD)
-		return load_bench_name((enum load_bench)v);
-	if (id == P_PERCENTILES || id == P_COUNTERS)
-		return "(another list)";
-	snprintf(buf, len, "%llu", (unsigned long long)v);
-	return buf;
-}
-
-/* Name every difference; both sides run this and fail alike. */
-static int hello_compare(const struct rb_session *s, const struct wire_hello *mine,
-			 const struct wire_hello *peer)
-{
-	const char *me = s->is_client ? "client" : "server", *them = s->is_client ? "server" : "client";
-	int diffs = 0;
-
-	if (strcmp(mine->name, peer->name)) {
-		log_err("test differs: %s runs %s, %s runs %s", me, mine->name, them, peer->name);
-		return -EPROTO;
-	}
-	for (int i = 0; i < peer->nparams; i++) {
-		const struct wire_param *p = &peer->params[i], *m = param_find(mine, p->id);
-
-		if (!m) {
-			log_err("the %s sent parameter %u that this version does not know (upgrade)", them, p->id);
-			diffs++;
-		} else if (p->id < WIRE_P_FIRST_OFFER && m->value != p->value) {
-			char mv[24], pv[24];
-
-			log_err("%s differs: %s %s, %s %s", param_names[p->id], me,
-				param_text(p->id, m->value, mv, sizeof(mv)), them,
-				param_text(p->id, p->value, pv, sizeof(pv)));
-			diffs++;
-		}
-	}
-	if (peer->nparams < mine->nparams && !diffs) {
-		log_err("the %s sent fewer parameters than this version expects (upgrade it)", them);
-		diffs++;
-	}
-	if (diffs)
-		log_info("both sides must run the same test with the same parameters");
-	return diffs ? -EPROTO : 0;
 }
 
 static int exchange_hello(struct rb_session *s)
@@ -198,9 +96,11 @@ static int exchange_hello(struct rb_session *s)
 	if (err)
 		log_err("exchanging the test parameters (HELLO) with %s failed", s->peer);
 	if (!err)
-		err = hello_compare(s, &mine, &peer);
+		err = hello_compare(&mine, &peer, s->is_client);
 	if (!err)
 		wire_hello_offer(&peer, &s->peer_rd);
+	if (!err && param_find(&peer, WIRE_P_MTU_ASKED))
+		s->peer_mtu = param_find(&peer, WIRE_P_MTU_ASKED)->value;
 	if (!err && s->is_client && param_find(&peer, WIRE_P_LOAD_PORT))
 		loadrun_peer_port(s->load, param_find(&peer, WIRE_P_LOAD_PORT)->value);
 	return err;
@@ -689,6 +589,10 @@ static int setup_measuring(struct rb_session *s, const cpu_set_t *avoid)
 	err = qps_create(&s->q, s->dev.ctx, s->bench, o, max_size(o), &s->place, !o->rdma_cm);
 	if (err)
 		return err;
+	s->q.mtu_ask = hello_mtu((uint64_t)o->mtu, s->peer_mtu);
+	if (s->q.mtu_ask != (unsigned)o->mtu)
+		log_verbose("-m/--mtu: the peer gives %u, this side %d: both use %u", (unsigned)s->peer_mtu,
+			    o->mtu, s->q.mtu_ask);
 	/* numa_maps lines start with this address: tests find the mapping by it */
 	log_verbose("buffers: %zu bytes at %lx on node %d", s->q.buf.len,
 		    (unsigned long)(uintptr_t)s->q.buf.addr, s->q.buf.node);

@@ -68,6 +68,7 @@ struct rb_session {
 	struct rb_qps q;            /* verbs objects and buffer */
 	struct rb_cm *cm;           /* -R: the rdma_cm ids, else NULL */
 	struct wire_rd_offer peer_rd; /* the peer's read/atomic limits (HELLO) */
+	uint64_t peer_mtu;          /* the peer's -m (HELLO), 0: none */
 	/* the current size's run */
 	uint64_t size;
 	uint64_t iters;             /* 0 in duration mode */
@@ -83,6 +84,7 @@ struct rb_session {
 	/* --validate: the expected payload of each slot of each QP at this
 	 * size (slots x stride per QP), and what the checks found */
 	uint8_t *vref;
+	uint64_t *vnext;            /* per QP: UC/UD, the next sequence number due */
 	struct rb_vresult vres;
 	/* -j/--threads (threads.h): */
 	struct rb_threads *threads; /* the measuring threads, NULL: this session measures */

@@ -6,7 +6,12 @@
  *             rnr_retry is 1 instead of 7 (infinite), so the NIC reports
  *             IBV_WC_RNR_RETRY_EXC_ERR instead of retrying for ever;
  *   bad-rkey  RDMA writes, reads and atomics carry a wrong rkey;
- *   corrupt   one message of --validate's payload is altered (engine).
+ *   corrupt   one message of --validate's payload is altered (engine):
+ *             message 0 of QP 0 (a fixed payload: its slot 0);
+ *   corrupt-late  message 5 of QP 0 of a bandwidth sender (sends, writes);
+ *   stale     --validate's bandwidth loops: every WR of QP 0 after the
+ *             first is posted with length 0 (it moves nothing, and
+ *             completes as any other).
  */
 #ifndef RB_TESTFAULT_H
 #define RB_TESTFAULT_H

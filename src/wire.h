@@ -103,7 +103,8 @@ struct wire_rd_offer {
 /* Its HELLO param ids: apart from the compared ones (1, 2, ...), which
  * must be equal on both sides. */
 enum { WIRE_P_OUTS_ASKED = 0x100, WIRE_P_RD_ATOM = 0x101, WIRE_P_INIT_RD_ATOM = 0x102,
-       WIRE_P_LOAD_PORT = 0x103 /* --load: the server's TCP port for the load's channel, 0: none */ };
+       WIRE_P_LOAD_PORT = 0x103, /* --load: the server's TCP port for the load's channel, 0: none */
+       WIRE_P_MTU_ASKED = 0x104 /* -m: both sides use the smaller one given (0: none) */ };
 #define WIRE_P_FIRST_OFFER WIRE_P_OUTS_ASKED
 
 /* The offer in a decoded HELLO (a missing id reads as 0: no limit). */

@@ -155,12 +155,17 @@ st=$?
 ok $? "RB_POLL_PAUSE=yes: exit 2, naming the variable and its values"
 "$top_builddir/rb_write_bw" -a -s 64 >/dev/null 2>&1
 ok "$([ $? = 2 ] && echo 0 || echo 1)" "-a with -s: exit 2"
-# --validate: not the atomics (they check themselves), not -j, and the
-# send tests' receive buffers bounded
-"$top_builddir/rb_atomic_bw" --validate 127.0.0.1 >/dev/null 2>"$tmp/err"
+# --validate: not rb_atomic_lat (it checks each result anyway), not -j,
+# and the send tests' receive buffers and the bandwidth tests' send
+# buffers bounded
+"$top_builddir/rb_atomic_lat" --validate 127.0.0.1 >/dev/null 2>"$tmp/err"
 st=$?
-[ $st = 2 ] && grep -q -- '--validate is not supported by rb_atomic_bw' "$tmp/err"
-ok $? "rb_atomic_bw --validate: exit 2"
+[ $st = 2 ] && grep -q -- '--validate is not supported by rb_atomic_lat' "$tmp/err"
+ok $? "rb_atomic_lat --validate: exit 2"
+"$top_builddir/rb_write_bw" --validate -t 256 -s 8M 127.0.0.1 >/dev/null 2>"$tmp/err"
+st=$?
+[ $st = 2 ] && grep -q -- '--validate: -t/--tx-depth 256 send buffers of 8388608 bytes on 1 QP(s) exceed 1024 MiB; lower -t or -s' "$tmp/err"
+ok $? "rb_write_bw --validate -t 256 -s 8M: exit 2, the send buffers too large, with a hint"
 "$top_builddir/rb_write_bw" --validate -j 2 127.0.0.1 >/dev/null 2>"$tmp/err"
 st=$?
 [ $st = 2 ] && grep -q -- '--validate cannot be combined with -j/--threads 2' "$tmp/err"

@@ -19,9 +19,11 @@ struct bw_state {
 };
 
 /* Post on QP i what the schedule allows now (a whole list, or the rest):
- * how many WRs went out (0: no room), or -errno. */
-static int bw_post_batch(struct rb_session *s, struct post_set *p, const struct psched *ps, int i,
-			 struct psched_qp *c)
+ * how many WRs went out (0: no room), or -errno.  v (--validate, a copy of
+ * its own: no test per WR without it): each WR's payload first. */
+static inline __attribute__((always_inline)) int
+bw_post_batch_body(struct rb_session *s, struct post_set *p, const struct psched *ps, int i,
+		   struct psched_qp *c, bool v)
 {
 	struct ibv_send_wr *first = &p->wr[(size_t)i * p->list], *bad;
 	struct wr_cycle cy = wr_cycle_init(s, p, i);
@@ -33,6 +35,8 @@ static int bw_post_batch(struct rb_session *s, struct post_set *p, const struct 
 		return 0;
 	for (unsigned j = 0; j < k; j++) {
 		wr_cycle_set(&cy, &first[j], c->posted + j);
+		if (v)
+			validate_stamp(s, i, &first[j], c->posted + j);
 		test_delay(s);
 	}
 	/* Only the signalled WRs differ from the template (psched_wr passes
@@ -57,6 +61,12 @@ static int bw_post_batch(struct rb_session *s, struct post_set *p, const struct 
 	return (int)k;
 }
 
+static int bw_post_batch(struct rb_session *s, struct post_set *p, const struct psched *ps, int i,
+			 struct psched_qp *c, bool v)
+{
+	return v ? bw_post_batch_body(s, p, ps, i, c, true) : bw_post_batch_body(s, p, ps, i, c, false);
+}
+
 /*
  * --enable-test-delay builds with RB_TEST_DELAY_NS: every WR's post is made
  * slow (t_50's stalls), so a burst of -t of them would keep the loop from
@@ -77,9 +87,11 @@ static inline bool bw_one_at_a_time(const struct rb_session *s)
  * -l 1, the message-rate case: WR after WR while QP i has room, without a
  * plan per post (psched_burst_*: the same rule).  Everything per WR that
  * does not change is worked out before the loop (the provider's post_send
- * is what ibv_post_send calls).  How many went out, or -errno.
+ * is what ibv_post_send calls).  How many went out, or -errno.  v: as
+ * bw_post_batch_body's.
  */
-static int bw_post_ones(struct rb_session *s, struct post_set *p, struct bw_state *b, int i)
+static inline __attribute__((always_inline)) int
+bw_post_ones_body(struct rb_session *s, struct post_set *p, struct bw_state *b, int i, bool v)
 {
 	struct ibv_send_wr *wr = &p->wr[i], *bad;
 	struct ibv_qp *qp = s->q.qp[i];
@@ -100,6 +112,8 @@ static int bw_post_ones(struct rb_session *s, struct post_set *p, struct bw_stat
 		wr->send_flags = covers ? p->base_flags | IBV_SEND_SIGNALED : p->base_flags;
 		wr->wr_id = WR_ID(i, covers);
 		wr_cycle_set(&cy, wr, r.posted);
+		if (v)
+			validate_stamp(s, i, wr, r.posted);
 		test_delay(s);
 		err = post_send(qp, wr, &bad);
 		if (err)
@@ -108,6 +122,11 @@ static int bw_post_ones(struct rb_session *s, struct post_set *p, struct bw_stat
 	}
 	psched_burst_end(&r, &b->c[i]);
 	return err ? check_post(err, s, "ibv_post_send") : (int)(r.posted - first);
+}
+
+static int bw_post_ones(struct rb_session *s, struct post_set *p, struct bw_state *b, int i, bool v)
+{
+	return v ? bw_post_ones_body(s, p, b, i, true) : bw_post_ones_body(s, p, b, i, false);
 }
 
 /*
@@ -119,13 +138,14 @@ static int bw_post_ones(struct rb_session *s, struct post_set *p, struct bw_stat
  */
 static int bw_post_all(struct rb_session *s, struct post_set *p, struct bw_state *b)
 {
+	bool v = s->q.tx_ring != 0;
 	int n = 0;
 
 	for (int i = 0; i < s->q.n && n >= 0; i++) {
 		if (p->list == 1)
-			n = bw_post_ones(s, p, b, i);
+			n = bw_post_ones(s, p, b, i, v);
 		else
-			while ((n = bw_post_batch(s, p, &b->sched, i, &b->c[i])) > 0 &&
+			while ((n = bw_post_batch(s, p, &b->sched, i, &b->c[i], v)) > 0 &&
 			       !bw_one_at_a_time(s))
 				;
 	}
@@ -136,10 +156,11 @@ static int bw_post_all(struct rb_session *s, struct post_set *p, struct bw_state
  * receives are re-posted while the sends go out. */
 static int bw_post_each(struct rb_session *s, struct post_set *p, struct bw_state *b)
 {
+	bool v = s->q.tx_ring != 0;
 	int n = 0;
 
 	for (int i = 0; i < s->q.n && n >= 0; i++)
-		n = bw_post_batch(s, p, &b->sched, i, &b->c[i]);
+		n = bw_post_batch(s, p, &b->sched, i, &b->c[i], v);
 	return n < 0 ? n : 0;
 }
 
@@ -165,9 +186,10 @@ static bool bw_can_post(const struct rb_session *s, const struct bw_state *b)
 	return false;
 }
 
-/* bw_reap's body; with check (--validate's reads, a separate copy of the
- * loop: the branch is taken once per pass, not per completion), each
- * completed read's payload is checked. */
+/* bw_reap's body; with check (--validate's reads and atomics, a separate
+ * copy of the loop: the branch is taken once per pass, not per
+ * completion), each completed read's payload or atomic's result is
+ * checked. */
 static inline __attribute__((always_inline)) int
 bw_reap_body(struct rb_session *s, struct bw_state *b, struct watch *w, bool may_sleep, bool check)
 {
@@ -185,7 +207,7 @@ bw_reap_body(struct rb_session *s, struct bw_state *b, struct watch *w, bool may
 		if (wc_check(s, &wc[k], verb_name(s->bench->verb)))
 			return -EIO;
 		if (check)
-			validate_reads(s, WR_QP(wc[k].wr_id), c->completed, WR_COUNT(wc[k].wr_id));
+			validate_done(s, WR_QP(wc[k].wr_id), c->completed, WR_COUNT(wc[k].wr_id));
 		c->completed += WR_COUNT(wc[k].wr_id);
 		msgs += WR_COUNT(wc[k].wr_id);
 	}
@@ -284,7 +306,7 @@ int loop_bw_post(struct rb_session *s, struct rb_measure *m)
 	struct window win;
 	struct watch w;
 	struct ivl iv;
-	bool check = s->opt->validate && s->bench->verb == VERB_READ;
+	bool check = s->q.tx_ring && (s->bench->verb == VERB_READ || s->bench->verb == VERB_ATOMIC);
 	int err = post_set_init(&p, s, s->opt->post_list);
 
 	if (!err)
@@ -306,7 +328,7 @@ int loop_bw_post(struct rb_session *s, struct rb_measure *m)
 		if (s->duration_ns || iv.every_ns)
 			bw_tick(s, &b, &win, &iv, 0);
 	}
-	for (int i = 0; i < s->q.n && !err; i++)
+	for (int i = 0; i < s->q.n && !err && !check; i++)
 		err = atomic_check_all(s, i, b.c[i].posted);
 	err = loop_end(err, m);
 	bw_close(s, &win, &iv, clock_now_ns(), b.total, 0);

@@ -106,11 +106,6 @@ static inline void test_delay(const struct rb_session *s)
 	busy_wait(s->test_delay_ns);
 #else
 	(void)s;
-/* --validate (validate.c) */
-int validate_prepare(struct rb_session *s);
-void validate_recv(struct rb_session *s, int i, uint64_t c);
-void validate_reads(struct rb_session *s, int i, uint64_t k, uint64_t n);
-
 #endif
 }
 
@@ -123,11 +118,6 @@ static inline void test_start_delay(const struct rb_session *s)
 #else
 	(void)s;
 	(void)busy_wait;
-/* --validate (validate.c) */
-int validate_prepare(struct rb_session *s);
-void validate_recv(struct rb_session *s, int i, uint64_t c);
-void validate_reads(struct rb_session *s, int i, uint64_t k, uint64_t n);
-
 #endif
 }
 
@@ -155,6 +145,7 @@ struct post_set {
 
 int post_set_init(struct post_set *p, const struct rb_session *s, unsigned list);
 void post_set_free(struct post_set *p);
+int atomic_result(const struct rb_session *s, int i, uint64_t k, uint64_t got, bool say);
 int atomic_check(const struct rb_session *s, int i, uint64_t k);
 int atomic_check_all(const struct rb_session *s, int i, uint64_t posted);
 
@@ -285,7 +276,10 @@ int recv_drain(struct rb_session *s, struct recv_state *r);
 
 /* --validate (validate.c) */
 int validate_prepare(struct rb_session *s);
+void validate_stamp(struct rb_session *s, int i, struct ibv_send_wr *wr, uint64_t k);
 void validate_recv(struct rb_session *s, int i, uint64_t c);
+void validate_poison_recv(struct rb_session *s, int i);
 void validate_reads(struct rb_session *s, int i, uint64_t k, uint64_t n);
+void validate_done(struct rb_session *s, int i, uint64_t k, uint64_t n);
 
 #endif

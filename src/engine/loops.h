@@ -40,5 +40,12 @@ int loop_lat_oneside(struct rb_session *s, struct rb_measure *m);
  * s->vres holds what this side found. */
 void validate_after(struct rb_session *s);
 void validate_free(struct rb_session *s);
+/* How a bench's --validate checks (metadata validate_method): "per-message"
+ * (every message or read, where it lands) or "final-slot-content" (writes:
+ * the last message into each target slot, after the run). */
+const char *validate_method(const struct rb_bench *b);
+/* How the atomics check their results (metadata atomic_check):
+ * "every-result" (latency) or "last-result-per-slot" (bandwidth). */
+const char *atomic_check_method(const struct rb_session *s);
 
 #endif

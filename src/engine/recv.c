@@ -32,6 +32,7 @@ int recv_post(struct rb_session *s, int i)
 /* --validate: QP i's next receive into a buffer of its own (qp.h's ring). */
 int recv_post_ring(struct rb_session *s, int i)
 {
+	validate_poison_recv(s, i);
 	struct ibv_sge sge = {
 		.addr = (uintptr_t)qps_ring_buf(&s->q, i, s->q.ring_posted[i]),
 		.length = (uint32_t)s->q.max_size + (s->q.tr == TR_UD ? RB_UD_GRH : 0),

@@ -1,20 +1,42 @@
 /*
- * --validate: every slot of a QP holds a payload of its own (pattern.h),
- * written before the size starts and never while it runs: the bandwidth
- * loops post from a slot again before its earlier messages completed, so a
- * payload per message could be rewritten under a message in flight, but
- * every message from slot j of QP i carries the same bytes, whichever of
- * them lands last.  The sends carry their slot in their header; a receive
- * has a buffer of its own (qp.h's ring) and is checked at its completion.
- * A read is checked at its completion against what the responder holds; a
- * write target checks its slots after the run (the last message into each).
+ * --validate (pattern.h).  What each test checks, and where:
+ *   send bw    every message, by its receiver at its completion: the
+ *              sender writes message k of QP i (its sequence number in the
+ *              header, the rest derived from it) into a buffer of its own
+ *              (qp.h's tx_ring) just before posting it, and each receive has
+ *              a buffer of its own (qp.h's ring): RC's k-th receive must be
+ *              message k, UC's and UD's a later one than the last (they may
+ *              lose messages);
+ *   read bw    every read, by the reader at its completion: each read lands
+ *              in a buffer of its own (tx_ring) that was poisoned (zeroed)
+ *              just before it was posted, and must hold what the responder
+ *              holds in the slot it read from (fixed: the responder's CPU
+ *              takes no part);
+ *   write bw   after the run, by the target: each slot must hold the last
+ *              message written into it (its sequence number: every earlier
+ *              one differs), so the last messages into each of its slots
+ *              (64 at most per QP; one above 2 KiB) are checked, not every
+ *              message: a plain write leaves the target no event per
+ *              message;
+ *   atomic bw  every result, at its completion: each operation in flight
+ *              returns into a word of its own (tx_ring) set to all ones
+ *              before it is posted (wr.c's atomic_result: operation k finds
+ *              k / slots in its target word);
+ *   ping-pongs (send_lat, read_lat) every message or read, into a buffer
+ *              poisoned before it was posted, against the sender's one
+ *              fixed payload (the latency loops write no payload per
+ *              message); write_lat: its one slot after the run.
+ * The sequence numbers are each QP's WR count from 0 (warm-up included).
  */
 #include "engine/internal.h"
 
 #include "pattern.h"
 #include "testfault.h"
 
-/* The expected payload of slot j of QP i at this size. */
+#define VTAG(k) ((k) & 0xffffffffu)     /* the header's 32 bits of a sequence number */
+#define VFAULT_LATE 5                   /* RB_TEST_FAULT=corrupt-late: this message */
+
+/* The expected payload of slot j of QP i at this size (fixed payloads). */
 static const uint8_t *vref_slot(const struct rb_session *s, int i, uint64_t j)
 {
 	return s->vref + ((uint64_t)i * loop_addr_slots(s) + j) * loop_addr_stride(s);
@@ -34,15 +56,16 @@ static void validate_note(struct rb_session *s, int i, uint64_t msg, int64_t off
 	}
 }
 
-/* Slot 0 of QP 0 (one message in every -slots), for the tests: a byte the
- * peer must find changed (RB_TEST_FAULT=corrupt, --enable-test-faults). */
+/* Slot 0 of QP 0, for the tests: a byte the peer must find changed
+ * (RB_TEST_FAULT=corrupt, --enable-test-faults): a fixed payload's. */
 static void validate_fault(const struct rb_session *s, int i, uint8_t *area)
 {
 	if (i == 0 && s->size && test_fault("corrupt"))
 		area[s->size / 2] ^= 0x20;
 }
 
-/* Each slot's payload into an area of QP i (a sender's, a read's responder). */
+/* Each slot's payload into an area of QP i (a ping-pong's sender, a
+ * read's responder). */
 static void validate_fill(const struct rb_session *s, int i, uint8_t *area)
 {
 	uint64_t slots = loop_addr_slots(s), stride = loop_addr_stride(s);
@@ -62,24 +85,25 @@ static bool side_is_target(const struct rb_session *s)
 	return !s->is_client || s->opt->bidir || s->bench->metric == METRIC_LAT;
 }
 
-/* What each side's areas hold before the start: payloads where they are
- * sent or read from, zeros where they land (a slot never written shows). */
+/* What each side's areas hold before the start: fixed payloads where they
+ * are sent (ping-pongs) or read from, zeros where they land (a slot never
+ * written shows).  The bandwidth loops' buffers are written per WR. */
 static void validate_areas(struct rb_session *s)
 {
 	size_t span = loop_addr_slots(s) * loop_addr_stride(s);
 	enum rb_verb v = s->bench->verb;
 
-	for (int i = 0; i < s->q.n; i++) {
+	for (int i = 0; i < s->q.n && v != VERB_ATOMIC; i++) {
 		uint8_t *send = (uint8_t *)qps_send_area(&s->q, i);
 		uint8_t *recv = (uint8_t *)qps_recv_area(&s->q, i);
 
-		if (v != VERB_READ && side_posts(s))
+		if (v != VERB_READ && side_posts(s) && !s->q.tx_ring)
 			validate_fill(s, i, send);
 		if (v == VERB_WRITE && side_is_target(s))
 			memset(recv, 0, span);
 		if (v == VERB_READ && (!s->is_client || s->opt->bidir))
 			validate_fill(s, i, recv);
-		if (v == VERB_READ && s->is_client)
+		if (v == VERB_READ && s->is_client && !s->q.tx_ring)
 			memset(send, 0, span);
 	}
 }
@@ -89,9 +113,11 @@ int validate_prepare(struct rb_session *s)
 	uint64_t slots = loop_addr_slots(s), stride = loop_addr_stride(s);
 
 	free(s->vref);
+	free(s->vnext);
 	s->vres = (struct rb_vresult){ .first_off = PATTERN_NONE };
 	s->vref = malloc((size_t)s->q.n * slots * stride);
-	if (!s->vref)
+	s->vnext = calloc((size_t)s->q.n, sizeof(*s->vnext));
+	if (!s->vref || !s->vnext)
 		return -ENOMEM;
 	for (int i = 0; i < s->q.n; i++)
 		for (uint64_t j = 0; j < slots; j++)
@@ -103,37 +129,120 @@ int validate_prepare(struct rb_session *s)
 void validate_free(struct rb_session *s)
 {
 	free(s->vref);
+	free(s->vnext);
 	s->vref = NULL;
+	s->vnext = NULL;
+}
+
+/* The faults build's payload faults on QP 0's WR k (testfault.h): stale,
+ * every WR after the first moves nothing (a zero-length WR, which completes
+ * as any other); corrupt, corrupt-late: a byte of message 0, or 5, flipped. */
+static void stamp_fault(const struct rb_session *s, int i, uint64_t k, struct ibv_send_wr *wr,
+			uint8_t *buf)
+{
+	if (i != 0 || !s->size)
+		return;
+	if (k > 0 && test_fault("stale"))
+		wr->sg_list->length = 0;
+	if ((k == 0 && test_fault("corrupt")) || (k == VFAULT_LATE && test_fault("corrupt-late")))
+		buf[s->size / 2] ^= 0x20;
 }
 
 /*
- * Receive c (from 0) of QP i, in its ring buffer: the slot its header
- * names (RC: it must be c's, in order; UC and UD may lose messages), or
- * c's where the message is too short for a header.
+ * The k-th WR of QP i is about to be posted (bandwidth loops): its buffer
+ * of the tx ring gets message k's payload (sends, writes) or is zeroed
+ * (reads), and the WR points at it.  The WR that used it before is done:
+ * at most -t are in flight (postsched.h).
  */
+void validate_stamp(struct rb_session *s, int i, struct ibv_send_wr *wr, uint64_t k)
+{
+	uint8_t *buf = (uint8_t *)qps_tx_buf(&s->q, i, k);
+
+	if (s->bench->verb == VERB_READ)
+		memset(buf, 0, s->size);
+	else if (s->bench->verb == VERB_ATOMIC)
+		memset(buf, 0xff, sizeof(uint64_t));   /* never a result: 2^64 - 1 operations */
+	else
+		pattern_fill(buf, s->size, (uint32_t)i, VTAG(k));
+	stamp_fault(s, i, k, wr, buf);
+	wr->sg_list->addr = (uintptr_t)buf;
+}
+
+/*
+ * Which message receive c of QP i must hold: a ping-pong's one payload
+ * (tag 0); RC: message c; UC, UD: the one its header names if that is
+ * later than the last one received, else (a stale or repeated message)
+ * the next one, which it is not.  Messages under 8 bytes carry no header:
+ * message c.
+ */
+static uint64_t recv_want(struct rb_session *s, int i, uint64_t c, const uint8_t *buf)
+{
+	uint64_t tag;
+
+	if (s->bench->metric == METRIC_LAT)
+		return 0;
+	if (s->q.tr == TR_RC || !pattern_tag(buf, s->size, (uint32_t)i, &tag))
+		return VTAG(c);
+	if (tag < s->vnext[i])
+		return VTAG(s->vnext[i]);
+	s->vnext[i] = tag + 1;
+	return tag;
+}
+
+/* Receive c (from 0) of QP i, in its ring buffer. */
 void validate_recv(struct rb_session *s, int i, uint64_t c)
 {
 	const uint8_t *buf = (const uint8_t *)qps_ring_buf(&s->q, i, c);
-	uint64_t slots = loop_addr_slots(s), want = c % slots, tag;
 
 	if (s->q.tr == TR_UD)
 		buf += RB_UD_GRH;
-	if (pattern_tag(buf, s->size, (uint32_t)i, &tag) && tag < slots &&
-	    (s->q.tr != TR_RC || tag == want))
-		want = tag;
-	validate_note(s, i, c, pattern_diff(buf, vref_slot(s, i, want), s->size));
+	validate_note(s, i, c, pattern_check(buf, s->size, (uint32_t)i, recv_want(s, i, c, buf)));
 }
 
-/* Reads k .. k + n - 1 of QP i have completed: each one's slot holds what
- * the responder's does (a later read in flight into it brings the same). */
+/* A ping-pong's receive buffer before it is posted again: zeroed, so that
+ * a receive that brought nothing (its one payload is fixed) shows. */
+void validate_poison_recv(struct rb_session *s, int i)
+{
+	if (s->bench->metric == METRIC_LAT)
+		memset(qps_ring_buf(&s->q, i, s->q.ring_posted[i]), 0, s->size + RB_UD_GRH);
+}
+
+/* Reads k .. k + n - 1 of QP i have completed: each one's buffer holds
+ * what the responder's slot does.  The bandwidth loop's buffers are its
+ * own (zeroed at its post); the latency loop's one buffer is zeroed here,
+ * after its check, for the next read. */
 void validate_reads(struct rb_session *s, int i, uint64_t k, uint64_t n)
 {
 	uint64_t slots = loop_addr_slots(s), stride = loop_addr_stride(s);
-	const uint8_t *area = (const uint8_t *)qps_send_area(&s->q, i);
+	uint8_t *area = (uint8_t *)qps_send_area(&s->q, i);
 
-	for (uint64_t e = k + n; k < e; k++)
-		validate_note(s, i, k, pattern_diff(area + k % slots * stride,
-						    vref_slot(s, i, k % slots), s->size));
+	for (uint64_t e = k + n; k < e; k++) {
+		uint8_t *buf = s->q.tx_ring ? (uint8_t *)qps_tx_buf(&s->q, i, k) : area + k % slots * stride;
+
+		validate_note(s, i, k, pattern_diff(buf, vref_slot(s, i, k % slots), s->size));
+		if (!s->q.tx_ring)
+			memset(buf, 0, s->size);
+	}
+}
+
+/* Atomics k .. k + n - 1 of QP i have completed: each one's result. */
+static void validate_atomics(struct rb_session *s, int i, uint64_t k, uint64_t n)
+{
+	for (uint64_t e = k + n; k < e; k++) {
+		uint64_t got;
+
+		memcpy(&got, qps_tx_buf(&s->q, i, k), sizeof(got));
+		validate_note(s, i, k, atomic_result(s, i, k, got, !s->vres.errors) ? 0 : PATTERN_NONE);
+	}
+}
+
+/* WRs k .. k + n - 1 of QP i of a bandwidth loop have completed. */
+void validate_done(struct rb_session *s, int i, uint64_t k, uint64_t n)
+{
+	if (s->bench->verb == VERB_ATOMIC)
+		validate_atomics(s, i, k, n);
+	else
+		validate_reads(s, i, k, n);
 }
 
 static bool all_zero(const uint8_t *p, size_t len)
@@ -141,30 +250,61 @@ static bool all_zero(const uint8_t *p, size_t len)
 	return len == 0 || (p[0] == 0 && memcmp(p, p + 1, len - 1) == 0);
 }
 
+/* -D: how many WRs the writer posted, from the target's slots: one more
+ * than the latest sequence number found in a slot it belongs to (every slot
+ * is then checked up to that count), or every slot where some slot holds
+ * neither zeros nor a header of its own. */
+static uint64_t target_count(const struct rb_session *s, int i, const uint8_t *area)
+{
+	uint64_t slots = loop_addr_slots(s), stride = loop_addr_stride(s), n = 0, tag;
+	bool stray = false;
+
+	for (uint64_t j = 0; j < slots; j++) {
+		const uint8_t *buf = area + j * stride;
+
+		if (pattern_tag(buf, s->size, (uint32_t)i, &tag) && tag % slots == j)
+			n = tag + 1 > n ? tag + 1 : n;
+		else if (!all_zero(buf, s->size))
+			stray = true;
+	}
+	return stray && n < slots ? slots : n;
+}
+
 /*
- * A write target after the run: each slot written holds the last message
- * into it (-n: the slots below the count, the message known; -D: those not
- * left at zero).  The write ping-pong's last byte is its sequence number.
+ * A write target after the run: each slot below the count holds the last
+ * message into it (the write ping-pong: its one payload, whose last byte is
+ * its sequence number).  The count: -n's, or target_count's.
  */
 static void validate_target(struct rb_session *s)
 {
 	uint64_t slots = loop_addr_slots(s), stride = loop_addr_stride(s);
-	uint64_t n = s->iters ? s->iters + s->warmup_iters : 0;
-	size_t len = s->bench->metric == METRIC_LAT ? s->size - 1 : s->size;
+	bool lat = s->bench->metric == METRIC_LAT;
+	size_t len = lat ? s->size - 1 : s->size;
 
-	for (int i = 0; i < s->q.n && len; i++)
-		for (uint64_t j = 0; j < slots; j++) {
-			const uint8_t *buf = (const uint8_t *)qps_recv_area(&s->q, i) + j * stride;
+	for (int i = 0; i < s->q.n && len; i++) {
+		const uint8_t *area = (const uint8_t *)qps_recv_area(&s->q, i);
+		uint64_t n = s->iters ? s->iters + s->warmup_iters : target_count(s, i, area);
 
-			if (n ? j >= n : all_zero(buf, len))
-				continue;
-			validate_note(s, i, n ? j + (n - 1 - j) / slots * slots : j,
-				      pattern_diff(buf, vref_slot(s, i, j), len));
+		for (uint64_t j = 0; j < slots && j < n; j++) {
+			const uint8_t *buf = area + j * stride;
+			uint64_t last = j + (n - 1 - j) / slots * slots;
+			int64_t off = lat ? pattern_diff(buf, vref_slot(s, i, j), len)
+					  : pattern_check(buf, len, (uint32_t)i, VTAG(last));
+
+			validate_note(s, i, last, off);
 		}
+	}
 }
 
 void validate_after(struct rb_session *s)
 {
 	if (s->bench->verb == VERB_WRITE && side_is_target(s))
 		validate_target(s);
+}
+
+const char *validate_method(const struct rb_bench *b)
+{
+	if (b->verb == VERB_WRITE)
+		return "final-slot-content";
+	return "per-message";
 }

@@ -175,24 +175,46 @@ uint64_t loop_addr_slots(const struct rb_session *s)
 	return RB_CYCLE_BYTES / loop_addr_stride(s);
 }
 
+/* Operation k on QP i returned got: what its slot held before it, k /
+ * slots.  A wrong one is named on stderr where say. */
+int atomic_result(const struct rb_session *s, int i, uint64_t k, uint64_t got, bool say)
+{
+	uint64_t slots = loop_addr_slots(s), want = k / slots;
+
+	if (got == want)
+		return 0;
+	if (say)
+		log_err("%s at size %llu: operation %llu on QP %d found %llu in its target word (slot %llu of %llu), not %llu (another writer, or the device's atomics are not atomic)",
+			options_atomic_name(s->opt->atomic_op), (unsigned long long)s->size,
+			(unsigned long long)k, i, (unsigned long long)got,
+			(unsigned long long)(k % slots), (unsigned long long)slots, (unsigned long long)want);
+	return -EIO;
+}
+
 /* What the k-th operation on QP i returned (the last one to land in its
  * slot). */
 int atomic_check(const struct rb_session *s, int i, uint64_t k)
 {
-	uint64_t slots, want, got;
+	uint64_t got;
 
 	if (s->bench->verb != VERB_ATOMIC)	/* before any work: reads pass here per sample */
 		return 0;
-	slots = loop_addr_slots(s);
-	want = k / slots;
-	memcpy(&got, qps_send_area(&s->q, i) + k % slots * RB_LINE_BYTES, sizeof(got));
-	if (got == want)
-		return 0;
-	log_err("%s at size %llu: operation %llu on QP %d found %llu in its target word (slot %llu of %llu), not %llu (another writer, or the device's atomics are not atomic)",
-		options_atomic_name(s->opt->atomic_op), (unsigned long long)s->size,
-		(unsigned long long)k, i, (unsigned long long)got,
-		(unsigned long long)(k % slots), (unsigned long long)slots, (unsigned long long)want);
-	return -EIO;
+	memcpy(&got, qps_send_area(&s->q, i) + k % loop_addr_slots(s) * RB_LINE_BYTES, sizeof(got));
+	return atomic_result(s, i, k, got, true);
+}
+
+/* What the atomics' checks cover (metadata atomic_check): the latency
+ * loop checks each result as it completes (one in flight, its slot not
+ * reused before).  The bandwidth loop keeps -t in flight over 64 slots, so
+ * a slot's result is overwritten by later operations before the loop could
+ * look: it checks the last operation into each slot after the run, unless
+ * --validate gives each operation in flight a result word of its own
+ * (validate.c), checked at its completion. */
+const char *atomic_check_method(const struct rb_session *s)
+{
+	if (s->bench->metric == METRIC_LAT || s->opt->validate)
+		return "every-result";
+	return "last-result-per-slot";
 }
 
 /* The last operation in each slot of QP i, after posted of them. */

@@ -9,6 +9,8 @@
  * device whose atomics are not what they say would behave: fetch-and-add
  * adds 2 instead of 1, compare-and-swap swaps in one more than asked.  The
  * benchmark's own checks of the values returned must then fail the run.
+ * With RB_CORRUPT_ATOMICS=once: only the 65th atomic work request posted
+ * (operation 64 of QP 0 with -q 1, slot 0's second) is changed.
  * (ibv_post_send is an inline call through the context's ops: the shim
  * replaces that pointer when a QP is created.) */
 #define _GNU_SOURCE
@@ -20,7 +22,16 @@ static int corrupting(void)
 {
 	const char *v = getenv("RB_CORRUPT_ATOMICS");
 
-	return v && *v == '1';
+	return v && (*v == '1' || *v == 'o');
+}
+
+/* Change this atomic WR?  Every one, or (once) the 65th only. */
+static int corrupt_this(void)
+{
+	static unsigned long n;
+	const char *v = getenv("RB_CORRUPT_ATOMICS");
+
+	return *v == '1' || n++ == 64;
 }
 
 int ibv_query_device(struct ibv_context *ctx, struct ibv_device_attr *attr)
@@ -40,6 +51,9 @@ static post_send_fn real_post_send;
 static int corrupt_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad)
 {
 	for (struct ibv_send_wr *w = wr; w; w = w->next) {
+		if ((w->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD || w->opcode == IBV_WR_ATOMIC_CMP_AND_SWP) &&
+		    !corrupt_this())
+			continue;
 		if (w->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD)
 			w->wr.atomic.compare_add = 2;
 		else if (w->opcode == IBV_WR_ATOMIC_CMP_AND_SWP)

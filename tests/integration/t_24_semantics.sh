@@ -44,8 +44,10 @@ tap_ok $? "rb_atomic_lat --atomic-same-address: 300 samples on one word"
 # add 2 and compare-and-swap swap in one more than asked, in the client
 # only.  The first wrong value is known exactly.
 # corrupt_case NAME PROG 'ARGS' 'ERE'
+# corrupt_case NAME PROG 'ARGS' 'ERE' [HOW]: HOW is RB_CORRUPT_ATOMICS's
+# value (1: every operation; once: the 65th only).
 corrupt_case() {
-	local name=$1 prog=$2 args=$3 ere=$4
+	local name=$1 prog=$2 args=$3 ere=$4 how=${5:-1}
 	rb_case "corrupt $name"
 	if ! cc -shared -fPIC -o "$RB_CASE_DIR/shim.so" "$top_srcdir/tests/integration/noatomic.c" -ldl \
 		2>"$RB_CASE_DIR/cc.err"; then
@@ -55,7 +57,7 @@ corrupt_case() {
 	rb_start server "$(rb_cmd "$prog") $args --timeout 5"
 	wait_listen "${RB_PAIR_PORT:-18515}"
 	rb_start client "ASAN_OPTIONS=\${ASAN_OPTIONS:+\$ASAN_OPTIONS:}verify_asan_link_order=0 \
-		RB_CORRUPT_ATOMICS=1 LD_PRELOAD=\$RB_CASE_DIR/shim.so $(rb_cmd "$prog") $args --timeout 5 \"\$RB_IP\""
+		RB_CORRUPT_ATOMICS=$how LD_PRELOAD=\$RB_CASE_DIR/shim.so $(rb_cmd "$prog") $args --timeout 5 \"\$RB_IP\""
 	rb_wait client server
 	rb_failed 1 "$ere" client && [ "$(cat "$RB_CASE_DIR/server.rc")" != 0 ]
 	tap_ok $? "$name: the client exits 1 naming the operation and the values, the server does not succeed"
@@ -68,6 +70,35 @@ corrupt_case "rb_atomic_lat -A CMP_AND_SWAP, swapping in one more" rb_atomic_lat
 corrupt_case "rb_atomic_bw --atomic-same-address, adding 2" rb_atomic_bw \
 	"-A FETCH_AND_ADD --atomic-same-address -n 1000" \
 	'FETCH_AND_ADD at size 8: operation 999 on QP 0 found 1998 in its target word \(slot 0 of 1\), not 999'
+
+# One operation corrupted (compare-and-swap 64 swaps in 3, not 2): the next
+# one on its slot (128) finds 3, not 2, fails to swap, and from 192 on the
+# slot is consistent again, so the last result of each slot is right.
+# Without --validate rb_atomic_bw checks only those (metadata atomic_check
+# last-result-per-slot): the run passes, as it did before --validate took
+# atomics.  With --validate each operation in flight has a result word of
+# its own, checked at its completion: operation 128 is named.
+rb_case "atomic_bw one wrong result, no --validate"
+if cc -shared -fPIC -o "$RB_CASE_DIR/shim.so" "$top_srcdir/tests/integration/noatomic.c" -ldl 2>/dev/null; then
+	rb_start server "$(rb_cmd rb_atomic_bw) -A CMP_AND_SWAP -n 1000 --timeout 5 --csv=\$RB_CASE_DIR/server.csv"
+	wait_listen "${RB_PAIR_PORT:-18515}"
+	rb_start client "ASAN_OPTIONS=\${ASAN_OPTIONS:+\$ASAN_OPTIONS:}verify_asan_link_order=0 \
+		RB_CORRUPT_ATOMICS=once LD_PRELOAD=\$RB_CASE_DIR/shim.so $(rb_cmd rb_atomic_bw) -A CMP_AND_SWAP -n 1000 \
+		--timeout 5 --csv=\$RB_CASE_DIR/client.csv \"\$RB_IP\""
+	rb_wait client server
+	[ "$(cat "$RB_CASE_DIR/client.rc")" = 0 ] &&
+		rb_check "$(rb_file client.csv)" 'meta["atomic_check"] == "last-result-per-slot"'
+	tap_ok $? "rb_atomic_bw -A CMP_AND_SWAP, operation 64 corrupted, no --validate: passes, metadata atomic_check=last-result-per-slot"
+else
+	tap_skip "rb_atomic_bw one wrong result" "no C compiler for the shim"
+fi
+corrupt_case "rb_atomic_bw --validate, operation 64 corrupted" rb_atomic_bw "-A CMP_AND_SWAP -n 1000 --validate" \
+	'CMP_AND_SWAP at size 8: operation 128 on QP 0 found 3 in its target word \(slot 0 of 64\), not 2' once
+rb_csv "atomic_bw --validate" rb_atomic_bw "-A FETCH_AND_ADD -q 2 -n 1000 -t 256 --validate" &&
+	rb_check "$(rb_file client.csv)" 'status == "complete"' 'bw(r, 8, 2000)' \
+		'meta["atomic_check"] == "every-result"' 'meta["validate_method"] == "per-message"' \
+		'int(r["validated_msgs"]) == 2000' 'int(r["validate_errors"]) == 0'
+tap_ok $? "rb_atomic_bw --validate -q 2 -t 256: each of the 2000 results checked (validated_msgs), metadata atomic_check=every-result"
 
 # ---- -b: tx, rx and sum ----
 
@@ -144,3 +175,25 @@ if grep -qs 'define RB_TEST_DELAY 1' "$delay_bin/config.h" && [ -x "$delay_bin/r
 else
 	tap_skip "rb_send_bw receiver window from the first arrival" "no --enable-test-delay build in $delay_bin"
 fi
+
+# ---- -b: both sides post, so their queue options must agree (HELLO) ----
+
+# A -b -t 128 server and a -b -t 16 client each post with their own depth:
+# before HELLO compared -t both ran and exited 0, the figures of two
+# different tests side by side.  Without -b only the client posts: its -t
+# alone counts, the server's is no mismatch.
+rb_bench "bidir -t mismatch" rb_send_bw "-b -n 200 -s 64" '-t 16' '-t 128'
+rb_failed 1 'send queue depth \(-t/--tx-depth\) differs: (server 128, client 16|client 16, server 128)'
+tap_ok $? "rb_send_bw -b, -t 16 client vs -t 128 server: both exit 1 naming -t"
+rb_csv "one-sided -t" rb_send_bw "-n 200 -s 64" '-t 16' '-t 128' &&
+	rb_check "$(rb_file client.csv)" 'bw(r, 64, 200)'
+tap_ok $? "rb_send_bw without -b, -t 16 client vs -t 128 server: runs (-t is the poster's alone)"
+
+# -m is an offer (HELLO): each end of a QP applies its path MTU, the
+# responder's sizing the read responses, so both use the smaller one either
+# side gives.  Before, a client-only -m 512 left the server's QP at the
+# active MTU (1024 on the test bed): two MTUs on one connection.
+rb_csv "one-sided -m" rb_read_bw "-s 4096 -n 200" '-m 512' '' &&
+	rb_check "$(rb_file client.csv)" 'bw(r, 4096, 200)' 'meta["mtu_bytes"] == 512' \
+	-- "$(rb_file server.csv)" 'meta["mtu_bytes"] == 512'
+tap_ok $? "rb_read_bw -m 512 on the client only: both QPs run path MTU 512 (metadata mtu_bytes on both sides)"

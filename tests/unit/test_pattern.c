@@ -79,12 +79,32 @@ static void test_large(void)
 	free(buf);
 }
 
+/* Sequence numbers (the bandwidth loops' tags): message k and any of the
+ * next 1000 share no 8-byte word, so a buffer left holding an earlier
+ * message fails in its header and in every word after it. */
+static void test_sequence(void)
+{
+	uint64_t a[64], b[64];
+	int shared = 0;
+
+	pattern_fill((uint8_t *)a, sizeof(a), 0, 4096);
+	for (uint64_t k = 4097; k <= 5096; k++) {
+		pattern_fill((uint8_t *)b, sizeof(b), 0, k);
+		for (int w = 0; w < 64; w++)
+			shared += a[w] == b[w];
+	}
+	is_int(shared, 0, "message 4096 and messages 4097..5096 of a QP share no word");
+	is_int(pattern_check((const uint8_t *)a, sizeof(a), 0, 4097), 0,
+	       "message 4096 checked as 4097: the header's first byte differs");
+}
+
 int main(void)
 {
 	test_flips();
 	test_distinct();
 	test_tag();
 	test_large();
+	test_sequence();
 	printf("1..%d\n", tap_n);
 	return tap_failed != 0;
 }
