@@ -465,6 +465,11 @@ PYEOF
 		[ "$(grep -c '^1,send_bw,.*,total,' "$ic/icount.csv")" = 2 ] &&
 		grep -q '^| send_bw | client |' "$ic/README.md" && grep -q '^| write_bw | client |' "$ic/README.md"
 	ok $? "rb-icount: a second run's case joins the first's in the same folder (status $st)"
+	FAKE_REBUILT=1 && export FAKE_REBUILT && icrun CLOCK_MONOTONIC icb write_bw
+	unset FAKE_REBUILT
+	[ "$st" = 1 ] && grep -q 'write_bw rdmabench: the program changed between its two runs (commit fake-n100, then fake-n300)' "$tmp/err" &&
+		! grep -q ',rdmabench,rb_write_bw,' "$tmp/icb/icount.csv" && grep -q ',perftest,ib_write_bw,' "$tmp/icb/icount.csv"
+	ok $? "rb-icount: ours rebuilt between the two runs of a pair (another commit): no figures (status $st)"
 	icrun TSC ict write_bw
 	[ "$st" = 1 ] && grep -q 'the run used the clock TSC, not CLOCK_MONOTONIC' "$tmp/err" &&
 		! grep -q ',rdmabench,rb_write_bw,' "$tmp/ict/icount.csv"
@@ -472,7 +477,7 @@ PYEOF
 else
 	for c in "--help" "--version" "unknown case" "--bw-iters" "--boots" "--parse buckets" \
 		"--parse other program" "--parse cut short" "--parse equal counts" "--summarize" \
-		"a run" "functions add up" "a second run" "another clock"; do
+		"a run" "functions add up" "a second run" "rebuilt between runs" "another clock"; do
 		skip "rb-icount: $c" "python3 is not installed"
 	done
 fi
