@@ -754,7 +754,7 @@ never taken from the CPU frequency.
 More on stderr: the device, GID and NUMA choices, the clock and its
 calibration, connection retries.
 @version
-Print \(dq@PROG@ (rdmabench) VERSION\(dq and exit 0.
+Print \(dq@PROG@ (rdmabench) VERSION (commit COMMIT)\(dq and exit 0.
 @help
 Print the usage and the options this program accepts, and exit 0.
 EOF

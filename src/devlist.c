@@ -12,6 +12,7 @@
 #include <sys/utsname.h>
 #include <infiniband/verbs.h>
 
+#include "commit.h"
 #include "device.h"
 #include "gid.h"
 #include "log.h"
@@ -243,6 +244,7 @@ static void header_print(struct pr *p, const char *version)
 	pr_int(p, "schema_version", NULL, 0, DEVLIST_SCHEMA_VERSION);
 	pr_str(p, "tool", "", 0, "rb_devices");
 	pr_str(p, "version", " ", 0, version);
+	pr_str(p, "commit", " commit ", 0, rb_commit());
 	pr_str(p, "kernel", " on ", 0, kernel);
 	pr_str(p, "host", ", host ", 0, u.nodename);
 	pr_text(p, "\n\n");

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commit.h"
 #include "config.h"
 #include "log.h"
 #include "units.h"
@@ -674,7 +675,7 @@ int options_parse(int argc, char **argv, const struct rb_bench *b, struct rb_opt
 			return 1;
 		}
 		if (c == 'V') {
-			printf("%s (rdmabench) %s\n", b->name, PACKAGE_VERSION);
+			printf("%s (rdmabench) %s (commit %s)\n", b->name, PACKAGE_VERSION, rb_commit());
 			return 1;
 		}
 		if (d && d->feature && !(bench_features(b) & d->feature))

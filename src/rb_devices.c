@@ -9,6 +9,7 @@
  * the benchmarks' names, in both spellings (--ib-dev, --ib_dev).
  */
 #ifdef HAVE_CONFIG_H
+#include "commit.h"
 #include "config.h"
 #endif
 
@@ -78,7 +79,7 @@ static int parse_args(int argc, char **argv, struct devlist_opts *o)
 			o->json = true;
 			break;
 		case 'V':
-			printf("rb_devices (rdmabench) %s\n", PACKAGE_VERSION);
+			printf("rb_devices (rdmabench) %s (commit %s)\n", PACKAGE_VERSION, rb_commit());
 			return 1;
 		case 'h':
 			printf("%s", usage_text);

@@ -9,6 +9,7 @@
 
 #include "clock.h"
 #include "cm.h"
+#include "commit.h"
 #include "config.h"
 #include "gid.h"
 #include "load.h"
@@ -528,6 +529,7 @@ static void meta_identity(struct report *r, const struct rb_session *s)
 	gethostname(host, sizeof(host) - 1);
 	out_meta_str(r->out, "tool", "Tool", "rdmabench");
 	out_meta_str(r->out, "version", "Version", PACKAGE_VERSION);
+	out_meta_str(r->out, "commit", "Commit", rb_commit());
 	out_meta_str(r->out, "test", "Test", s->bench->name);
 	out_meta_str(r->out, "role", "Role", s->is_client ? "client" : "server");
 	out_meta_str(r->out, "host", "Host", host);

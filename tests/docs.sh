@@ -130,13 +130,48 @@ ok $st "rdmabench(7) lists every benchmark option and no other ($(wc -l <"$tmp/u
 
 version=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"$/\1/p' "$top_builddir/config.h" 2>/dev/null)
 [ -n "$version" ] || version=$(cat "$top_srcdir/VERSION")
+# The commit built, found here independently of scripts/commit.sh: git's
+# own description of a checkout; in a release tarball (no .git of its own)
+# the COMMIT file make dist wrote.
+if [ -e "$top_srcdir/.git" ]; then
+	commit=$(git -C "$top_srcdir" describe --always --dirty 2>/dev/null)
+else
+	commit=$(cat "$top_srcdir/COMMIT" 2>/dev/null)
+fi
 for p in $programs; do
 	path=$(prog_path "$p") || { ok 1 "$p --version (program not found)"; continue; }
 	out=$("$path" --version 2>&1)
 	st=$?
-	[ "$st" = 0 ] && [ "$out" = "$p (rdmabench) $version" ]
-	ok $? "$p --version prints '$p (rdmabench) $version' (got '$out', status $st)"
+	[ "$st" = 0 ] && [ -n "$commit" ] && [ "$out" = "$p (rdmabench) $version (commit $commit)" ]
+	ok $? "$p --version prints '$p (rdmabench) $version (commit $commit)' (got '$out', status $st)"
 done
+
+# --- the commit in every metadata document --------------------------------------
+# A run that fails before any peer (no such device: nothing is sent) still
+# leaves its document; its meta names the commit right after the version.
+
+json_meta_ok() { # FILE: "version" then "commit" equal to the tree's
+	grep -q "\"version\":\"$version\",\"commit\":\"$commit\"," "$1"
+}
+if path=$(prog_path rb_write_bw); then
+	"$path" -d rb-no-such-device --json >"$tmp/doc.json" 2>/dev/null
+	st=$?
+	[ "$st" = 1 ] && [ -n "$commit" ] && json_meta_ok "$tmp/doc.json"
+	ok $? "rb_write_bw --json: meta \"commit\" is '$commit', after \"version\" (status $st; got: $(grep -o '"commit":"[^"]*"' "$tmp/doc.json"))"
+	"$path" -d rb-no-such-device --csv="$tmp/doc.csv" 2>/dev/null
+	st=$?
+	[ "$st" = 1 ] && [ -n "$commit" ] && json_meta_ok "$tmp/doc.meta.json"
+	ok $? "rb_write_bw --csv: the sidecar doc.meta.json names commit '$commit' (status $st)"
+else
+	ok 1 "rb_write_bw: the commit in its documents (program not found)"
+fi
+if path=$(prog_path rb_devices); then
+	"$path" --json >"$tmp/dev.json" 2>/dev/null
+	[ -n "$commit" ] && json_meta_ok "$tmp/dev.json"
+	ok $? "rb_devices --json: \"commit\" is '$commit', after \"version\""
+else
+	ok 1 "rb_devices --json: the commit (program not found)"
+fi
 
 # --- the errors explained: rdmabench(7) holds src/explain.c's table ---------------
 

@@ -8,6 +8,13 @@
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
 rb_mpi=$top_builddir/rb_mpi
+# the commit built (the metadata's "commit"): git's description of the tree,
+# or in a release tarball the COMMIT file make dist wrote
+if [ -e "$top_srcdir/.git" ]; then
+	commit=$(git -C "$top_srcdir" describe --always --dirty 2>/dev/null)
+else
+	commit=$(cat "$top_srcdir/COMMIT" 2>/dev/null)
+fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rb-plan.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 n=0 failed=0
@@ -61,8 +68,9 @@ for N in 128 1024 4096; do
 done
 
 plan --plan=1023
-[ "$st" = 0 ] && [ "$(meta rounds)" = 2046 ] && [ "$(rows)" = "511,2046 " ]
-ok $? "--plan=1023 (odd): 2046 rounds of 511 links (one rank sits out each round)"
+[ "$st" = 0 ] && [ "$(meta rounds)" = 2046 ] && [ "$(rows)" = "511,2046 " ] && [ -n "$commit" ] &&
+	[ "$(meta commit)" = "$commit" ]
+ok $? "--plan=1023 (odd): 2046 rounds of 511 links (one rank sits out each round); meta commit $(meta commit) (the tree's: $commit)"
 
 plan --plan=1024 -b
 [ "$st" = 0 ] && [ "$(meta rounds)" = 1023 ] && [ "$(rows)" = "512,1023 " ]

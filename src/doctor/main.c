@@ -8,6 +8,7 @@
  * (or the server could not serve), 2 usage error.
  */
 #ifdef HAVE_CONFIG_H
+#include "commit.h"
 #include "config.h"
 #endif
 
@@ -101,7 +102,7 @@ static int parse_args(int argc, char **argv, struct dr_opts *o)
 	while ((c = getopt_long(argc, argv, ":d:i:x:p:jVh", longopts, NULL)) != -1) {
 		if (c == 'V' || c == 'h') {
 			if (c == 'V')
-				printf("rb_doctor (rdmabench) %s\n", PACKAGE_VERSION);
+				printf("rb_doctor (rdmabench) %s (commit %s)\n", PACKAGE_VERSION, rb_commit());
 			else
 				printf("%s", usage_text);
 			return 1;
@@ -146,7 +147,8 @@ int main(int argc, char **argv)
 	if (o.host)
 		dr_client(&o, &f, &r);
 	gethostname(host, sizeof(host) - 1);
-	snprintf(title, sizeof(title), "rb_doctor (rdmabench) %s on %s: %s port %d%s%s", PACKAGE_VERSION,
+	snprintf(title, sizeof(title), "rb_doctor (rdmabench) %s (commit %s) on %s: %s port %d%s%s",
+		 PACKAGE_VERSION, rb_commit(),
 		 host, f.dev[0] ? f.dev : "no device", f.port, o.host ? ", against " : "",
 		 o.host ? o.host : "");
 	dr_print(stdout, &r, o.json, title);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "commit.h"
 #include "config.h"
 #include "log.h"
 #include "benches.h"
@@ -198,7 +199,7 @@ static int job_parse(struct mpi_job *job, int argc, char **argv)
 	if (rc == 1)
 		usage(stdout);
 	else if (rc == 2)
-		printf("rb_mpi (rdmabench) %s\n", PACKAGE_VERSION);
+		printf("rb_mpi (rdmabench) %s (commit %s)\n", PACKAGE_VERSION, rb_commit());
 	if (rc)
 		goto out;
 	job->bench = mpi_bench_find(bench ? bench : "");

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commit.h"
 #include "config.h"
 #include "log.h"
 #include "mpi_load.h"
@@ -131,6 +132,7 @@ static void plan_meta(struct out *out, const struct mpi_job *job, const struct s
 
 	out_meta_str(out, "tool", "Tool", "rdmabench");
 	out_meta_str(out, "version", "Version", PACKAGE_VERSION);
+	out_meta_str(out, "commit", "Commit", rb_commit());
 	out_meta_str(out, "test", "Test", job->bench->name);
 	out_meta_str(out, "pattern", "Pattern", sched_name(job->pattern));
 	out_meta_str(out, "schedule", "Schedule", job->pattern == SCHED_SEQUENTIAL ? "sequential" :

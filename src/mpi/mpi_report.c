@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commit.h"
 #include "config.h"
 #include "log.h"
 #include "mpi_plan.h"
@@ -99,6 +100,7 @@ static void meta_job(const struct mpi_job *job)
 
 	out_meta_str(doc.out, "tool", "Tool", "rdmabench");
 	out_meta_str(doc.out, "version", "Version", PACKAGE_VERSION);
+	out_meta_str(doc.out, "commit", "Commit", rb_commit());
 	out_meta_str(doc.out, "test", "Test", job->bench->name);
 	out_meta_str(doc.out, "pattern", "Pattern", sched_name(job->pattern));
 	out_meta_u64(doc.out, "ranks", "Ranks", (uint64_t)job->nranks);
