@@ -212,13 +212,14 @@ Measure for SECONDS, 0.1..86400, instead of
 iterations; the first
 .B \-\-warmup\-time
 seconds are left out.
-[lat,all] Latency figures then come from the histogram, percentiles within 0.8\ %
+[lat,all] Every sample is kept, as with
+[lat,all] .BR \-n ,
+[lat,all] up to 33554432 (2^25, 256\ MiB); past that the percentiles come from
+[lat,all] the histogram, within 0.8\ %, and the row's lat_pct_method says
+[lat,all] histogram
 [lat] (see STATISTICS in
-[lat] .BR rdmabench (7)),
-[all] (see STATISTICS),
-[lat,all] and
-[lat,all] .B \-\-raw
-[lat,all] writes no samples.
+[lat] .BR rdmabench (7)).
+[all] (see STATISTICS).
 [bw,all] No peak bandwidth is reported.
 Not with
 .B \-a
@@ -586,7 +587,8 @@ Both sides must give the same list.
 [lat,all] FILE.meta.json (test, size, which latency, unit).
 [lat,all] With
 [lat,all] .B \-D
-[lat,all] the file has no samples.
+[lat,all] the samples kept (all of them up to 2^25; the sidecar's
+[lat,all] samples_not_kept counts the rest, and a warning says so).
 [bw] Bandwidth benchmarks record no latencies and write no file.
 [all] Bandwidth benchmarks write none.
 @validate

@@ -75,6 +75,35 @@ static const struct col_def lat_cols[] = {
 enum { LAT_SIZE, LAT_ITERS, LAT_WINDOW, LAT_MIN, LAT_MAX, LAT_P50, LAT_AVG, LAT_STDEV,
        LAT_FIXED };
 
+/*
+ * Latency, after the percentile columns: how the row's percentiles were
+ * found.  Traded (wire, rb_mpi) as its code in .u; a string only where a
+ * row is printed (report_cell_text).
+ */
+static const struct col_def method_col = {
+	"lat_pct_method", "percentiles", OUT_STR, 0, SHOW_MACHINE
+};
+
+static const char *const pct_method_names[] = {
+	[PCT_EXACT] = "exact",
+	[PCT_HISTOGRAM] = "histogram",
+};
+
+const char *report_pct_method_name(uint64_t code)
+{
+	return code < sizeof(pct_method_names) / sizeof(pct_method_names[0]) ?
+	       pct_method_names[code] : "unknown";
+}
+
+/* What a printed row shows in cell i of all[]: the percentile method's
+ * name for its code, the value itself elsewhere. */
+union out_val report_cell_text(const struct report *r, int i, union out_val v)
+{
+	if (i == r->method_col)
+		v.s = report_pct_method_name(v.u);
+	return v;
+}
+
 /* --interval: after every other column (the peer's row is traded without
  * them: they are this side's). */
 static const struct col_def ivl_cols[] = {
@@ -239,6 +268,11 @@ static void report_columns(struct report *r, const struct rb_session *s)
 			show[r->nall] = SHOW_ALL;
 			col_add_pct(r, o->pcts[i]);
 		}
+	r->method_col = lat ? r->nall : -1;
+	if (lat) {
+		show[r->nall] = method_col.show;
+		col_add(r, &method_col);
+	}
 	col_add_threads(r, o, show);
 	col_add_counters(r, o, show);
 	r->val_first = o->validate ? r->nall : -1;
@@ -246,7 +280,7 @@ static void report_columns(struct report *r, const struct rb_session *s)
 		show[r->nall] = val_cols[i].show;
 		col_add(r, &val_cols[i]);
 	}
-	col_add_load(r, o, show, r->ctr_first - LAT_FIXED);
+	col_add_load(r, o, show, (lat ? r->method_col : r->ctr_first) - LAT_FIXED);
 	r->shown_ctr_first = -1;
 	r->nbase = r->ivl_first = r->nall;
 	for (int i = 0; o->interval_s > 0 && i < (lat ? IVL_LAT_NCOLS : IVL_NCOLS); i++) {
@@ -600,8 +634,13 @@ void report_bidir(const struct rb_session *s, union out_val *row, const union ou
 	row[BW_SUM_RATE].d = row[BW_RATE].d + row[BW_RX_RATE].d;
 }
 
-/* Latency summary from every sample, or from the histogram in -D runs. */
-static void lat_summary(const struct rb_session *s, struct rb_measure *m, struct stats_summary *st)
+/*
+ * Latency summary from every sample (-n, and -D up to SAMPLES_MAX_DURATION
+ * samples), or from the histogram (an interval's row, a -D run past the
+ * bound): *method says which.
+ */
+static void lat_summary(const struct rb_session *s, struct rb_measure *m, struct stats_summary *st,
+			enum pct_method *method)
 {
 	const struct rb_options *o = s->opt;
 	double pcts[STATS_MAX_PCT + 1] = { 50 };
@@ -611,7 +650,8 @@ static void lat_summary(const struct rb_session *s, struct rb_measure *m, struct
 	for (int i = 0; i < o->npct && n <= STATS_MAX_PCT - 1; i++)
 		if (o->pcts[i] != 50)
 			pcts[n++] = o->pcts[i];
-	if (m->samples.n) {
+	*method = m->samples.n && samples_complete(&m->samples) ? PCT_EXACT : PCT_HISTOGRAM;
+	if (*method == PCT_EXACT) {
 		stats_summarize(m->samples.v, m->samples.n, div, pcts, n, st);
 		return;
 	}
@@ -632,8 +672,9 @@ static void compute_lat(const struct report *r, const struct rb_session *s, stru
 			union out_val *row)
 {
 	struct stats_summary st;
+	enum pct_method method;
 
-	lat_summary(s, m, &st);
+	lat_summary(s, m, &st, &method);
 	row[LAT_SIZE].u = s->size;
 	row[LAT_ITERS].u = st.count;
 	row[LAT_WINDOW].d = (double)(m->end_ns - m->start_ns) / 1e9;
@@ -642,8 +683,9 @@ static void compute_lat(const struct report *r, const struct rb_session *s, stru
 	row[LAT_P50].d = st.pct[0] / 1e3;
 	row[LAT_AVG].d = st.mean / 1e3;
 	row[LAT_STDEV].d = st.stdev / 1e3;
-	for (int i = LAT_FIXED; i < r->ctr_first; i++)
+	for (int i = LAT_FIXED; i < r->method_col; i++)
 		row[i].d = st.pct[i - LAT_FIXED + 1] / 1e3;
+	row[r->method_col].u = method;
 }
 
 /*
@@ -802,13 +844,28 @@ void report_load(struct report *r, const struct rb_session *s, const struct load
 	load_ratios(r, f->loaded, row);
 }
 
+/* Human: the table has no method column; a row whose percentiles are the
+ * histogram's says so under it. */
+static void report_histogram_note(struct report *r, const union out_val *row)
+{
+	char line[256];
+
+	snprintf(line, sizeof(line),
+		 "Size %llu: not all of its %llu samples could be kept (at most %zu): its percentiles are histogram bucket upper bounds, within 0.8 %%",
+		 (unsigned long long)row[LAT_SIZE].u, (unsigned long long)row[LAT_ITERS].u,
+		 SAMPLES_MAX_DURATION);
+	out_note(r->out, line);
+}
+
 void report_row(struct report *r, const union out_val *row)
 {
 	union out_val shown[REPORT_MAX_COLS];
 
 	for (int i = 0; i < r->ncols; i++)
-		shown[i] = row[r->shown[i]];
+		shown[i] = report_cell_text(r, r->shown[i], row[r->shown[i]]);
 	out_row(r->out, shown);
+	if (r->method_col >= 0 && row[r->method_col].u != PCT_EXACT)
+		report_histogram_note(r, row);
 }
 
 /* The interval columns: kind and offsets, the summary's figures NaN. */
@@ -850,7 +907,7 @@ void report_interval(struct report *r, const struct rb_session *s, struct rb_mea
 		r->ivl.n++;
 	row[r->ivl_first + IVL_COUNT].u = r->ivl.n;
 	for (int i = 0; i < r->ncols; i++)
-		shown[i] = row[r->shown[i]];
+		shown[i] = report_cell_text(r, r->shown[i], row[r->shown[i]]);
 	out_sub_row(r->out, "intervals", shown);
 }
 
@@ -947,7 +1004,7 @@ static const struct out_col hist_cols[] = {
  * which latency, unit) and its columns, as the results CSV's sidecar.
  */
 static int write_file_meta(const char *path, const struct rb_session *s, const char *kind,
-			   const struct out_col *cols, int ncols)
+			   const struct out_col *cols, int ncols, const struct samples *kept)
 {
 	struct out *o = out_open(OUT_CSV, NULL);
 	char title[256];
@@ -963,6 +1020,10 @@ static int write_file_meta(const char *path, const struct rb_session *s, const c
 	out_meta_str(o, "latency", "Latency", s->bench->lat_divisor == 2 ?
 		     "one-way = round trip / 2" : "round trip of one operation");
 	out_meta_str(o, "unit", "Unit", "ns");
+	if (kept) {
+		out_meta_u64(o, "samples", "Samples", kept->n);
+		out_meta_u64(o, "samples_not_kept", "Samples not kept", kept->lost);
+	}
 	if (s->load)
 		out_meta_str(o, "load_phase", "Load", s->load_on ? load_bench_name(s->opt->load_bench) : "none (idle)");
 	out_begin(o, title, cols, ncols);
@@ -984,7 +1045,11 @@ static int write_raw(const char *path, const struct rb_session *s, const struct 
 		fprintf(f, "%zu,%.1f\n", i, (double)m->samples.v[i] / div);
 	if (fclose(f))
 		return -errno;
-	return write_file_meta(path, s, "raw samples", raw_cols, 2);
+	if (m->samples.lost)
+		log_warn("--raw at size %llu: the first %zu samples written; %llu more were not kept (at most %zu)",
+			 (unsigned long long)s->size, m->samples.n,
+			 (unsigned long long)m->samples.lost, SAMPLES_MAX_DURATION);
+	return write_file_meta(path, s, "raw samples", raw_cols, 2, &m->samples);
 }
 
 static int write_hist(const char *path, const struct rb_session *s, const struct rb_measure *m)
@@ -999,7 +1064,7 @@ static int write_hist(const char *path, const struct rb_session *s, const struct
 	err = histogram_write_csv(m->hist, f, s->bench->lat_divisor);
 	if (fclose(f) && !err)
 		err = -errno;
-	return err ? err : write_file_meta(path, s, "latency histogram", hist_cols, 4);
+	return err ? err : write_file_meta(path, s, "latency histogram", hist_cols, 4, NULL);
 }
 
 int report_files(const struct rb_session *s, const struct rb_measure *m)

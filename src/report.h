@@ -13,12 +13,18 @@
 
 #define REPORT_MAX_COLS 72
 
+/* How a latency row's percentiles were found (its lat_pct_method column):
+ * from every sample, or (an interval's row, a -D run past the samples'
+ * bound) the histogram's bucket upper bounds. */
+enum pct_method { PCT_EXACT, PCT_HISTOGRAM };
+
 struct report {
 	struct out *out;
 	FILE *file;                 /* owned when --csv=FILE / --json=FILE */
 	struct out_col all[REPORT_MAX_COLS];
 	int nall;
 	int ctr_first;              /* all[ctr_first..]: the -W counters */
+	int method_col;             /* latency: all[method_col], lat_pct_method; else -1 */
 	int thread_col;             /* -j: all[thread_col], [+1]: thread, CPU; else -1 */
 	int shown_ctr_first;        /* cols[shown_ctr_first..]: the counters */
 	int nbase;                  /* the columns traded with the peer: all[..nbase) */
@@ -61,6 +67,11 @@ void report_load(struct report *r, const struct rb_session *s, const struct load
 /* -b: fill the rx and sum columns of row, with the peer's row. */
 void report_bidir(const struct rb_session *s, union out_val *row, const union out_val *peer);
 void report_row(struct report *r, const union out_val *row);
+/* "exact" or "histogram" (enum pct_method), "unknown" for another code. */
+const char *report_pct_method_name(uint64_t code);
+/* A cell of all[i] as printed: the method column's name for its code, any
+ * other value as is (a traded row holds codes, never pointers). */
+union out_val report_cell_text(const struct report *r, int i, union out_val v);
 /* --validate's columns: this side's checks, then merged with the peer's,
  * and -EIO (logged) when any message was wrong. */
 void report_validate(const struct report *r, const struct rb_session *s, union out_val *row);

@@ -231,8 +231,12 @@ static int measure_init(struct rb_measure *m, const struct rb_session *s)
 	if (s->bench->metric != METRIC_LAT)
 		return 0;
 	m->hist = histogram_new();
-	if (!m->hist || (s->iters && samples_init(&m->samples, s->iters)))
+	if (!m->hist)
 		return -ENOMEM;
+	/* -n: room for every sample; -D: grown as the run goes, to a bound */
+	if (s->iters)
+		return samples_init(&m->samples, s->iters, s->iters);
+	return samples_init(&m->samples, SAMPLES_FIRST_CAP, SAMPLES_MAX_DURATION);
 	return 0;
 }
 
@@ -540,6 +544,10 @@ static void session_timing(struct rb_session *s)
 		s->test_delay_ns = strtoull(getenv("RB_TEST_DELAY_NS"), NULL, 10);
 	if (getenv("RB_TEST_START_DELAY_NS"))
 		s->test_start_delay_ns = strtoull(getenv("RB_TEST_START_DELAY_NS"), NULL, 10);
+	if (getenv("RB_TEST_REPOST_DELAY_NS"))
+		s->test_repost_delay_ns = strtoull(getenv("RB_TEST_REPOST_DELAY_NS"), NULL, 10);
+	if (getenv("RB_TEST_HEARTBEAT_DELAY_NS"))
+		s->test_heartbeat_delay_ns = strtoull(getenv("RB_TEST_HEARTBEAT_DELAY_NS"), NULL, 10);
 #endif
 }
 

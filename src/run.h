@@ -80,6 +80,8 @@ struct rb_session {
 	unsigned recvs_outstanding; /* receives posted and not completed */
 	uint64_t test_delay_ns;     /* --enable-test-delay builds only */
 	uint64_t test_start_delay_ns; /* the same: a late start of the posting loop */
+	uint64_t test_repost_delay_ns; /* the same: before rb_send_lat's pinging side re-posts a receive */
+	uint64_t test_heartbeat_delay_ns; /* the same: after each heartbeat sent */
 	uint64_t heartbeat_ns;      /* last heartbeat sent (client) or seen (server) */
 	/* --validate: the expected payload of each slot of each QP at this
 	 * size (slots x stride per QP), and what the checks found */
@@ -113,7 +115,7 @@ struct rb_measure {
 	 * arrival to the last (-D: in the same window as the sends). */
 	uint64_t rx_msgs, rx_start_ns, rx_end_ns;
 	bool rx_measured;
-	struct samples samples;     /* latency, iteration mode: every sample */
+	struct samples samples;     /* latency: every sample (-D: up to SAMPLES_MAX_DURATION) */
 	struct histogram *hist;     /* latency: always */
 	uint64_t ctr_delta[RB_MAX_COUNTERS]; /* -W: each counter's change over the loop */
 	bool measured;              /* false: this side only served the peer */

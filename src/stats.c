@@ -7,23 +7,38 @@
 #include <stdlib.h>
 #include <string.h>
 
-int samples_init(struct samples *s, size_t cap)
+int samples_init(struct samples *s, size_t cap, size_t max)
 {
-	s->n = 0;
-	s->cap = cap;
+	*s = (struct samples){ .cap = cap, .max = max > cap ? max : cap };
 	s->v = malloc((cap ? cap : 1) * sizeof(*s->v));
 	if (!s->v) {
-		s->cap = 0;
+		s->cap = s->max = 0;
 		return -ENOMEM;
 	}
 	return 0;
 }
 
+void samples_push_slow(struct samples *s, uint64_t v)
+{
+	size_t cap = s->cap ? s->cap * 2 : 1;
+	uint64_t *nv;
+
+	if (cap > s->max)
+		cap = s->max;
+	nv = cap > s->cap ? realloc(s->v, cap * sizeof(*s->v)) : NULL;
+	if (!nv) {
+		s->lost++;
+		return;
+	}
+	s->v = nv;
+	s->cap = cap;
+	s->v[s->n++] = v;
+}
+
 void samples_free(struct samples *s)
 {
 	free(s->v);
-	s->v = NULL;
-	s->n = s->cap = 0;
+	*s = (struct samples){ 0 };
 }
 
 static int cmp_u64(const void *a, const void *b)

@@ -22,19 +22,41 @@ struct stats_summary {
 	double pct[STATS_MAX_PCT];          /* value at pct_at[i] */
 };
 
-/* A growable array of raw samples (ns). */
+/*
+ * The raw samples (ns), every one of them up to a bound: an -n run sizes
+ * the store from its iteration count (cap == max), a -D run starts small
+ * and doubles up to max.  A sample that finds the store full (max reached,
+ * or memory refused) is counted in lost, not kept: the caller then knows
+ * that the samples are not all there (samples_complete) and takes its
+ * figures elsewhere (the histogram), saying so.
+ */
 struct samples {
 	uint64_t *v;
-	size_t n, cap;
+	size_t n, cap, max;
+	uint64_t lost;              /* samples that found the store full */
 };
 
-int samples_init(struct samples *s, size_t cap);   /* 0 or -ENOMEM */
+/* The most a -D run keeps: 2^25 samples, 256 MiB (a minute of 2 us round
+ * trips); beyond it the figures come from the histogram. */
+#define SAMPLES_MAX_DURATION ((size_t)1 << 25)
+#define SAMPLES_FIRST_CAP ((size_t)1 << 16)
+
+/* Room for cap now, growing up to max (max <= cap: no growth).  0 or -ENOMEM. */
+int samples_init(struct samples *s, size_t cap, size_t max);
 void samples_free(struct samples *s);
-/* Caller guarantees room (cap is sized from the iteration count). */
+/* Out of the hot path: grow (double, up to max) and keep v, or count it lost. */
+void samples_push_slow(struct samples *s, uint64_t v);
 static inline void samples_push(struct samples *s, uint64_t v)
 {
 	if (s->n < s->cap)
 		s->v[s->n++] = v;
+	else
+		samples_push_slow(s, v);
+}
+/* Every sample pushed is kept. */
+static inline int samples_complete(const struct samples *s)
+{
+	return s->lost == 0;
 }
 
 /*

@@ -37,6 +37,7 @@ struct watch {
 	uint64_t busy;              /* weighted completions since the last heartbeat check */
 	bool progressed;
 	bool pause;                 /* --poll-pause: cpu_relax() at each empty look */
+	bool quiet;                 /* a latency wait: no heartbeat inside a sample (lat.c sends it between) */
 };
 
 /*
@@ -118,6 +119,27 @@ static inline void test_start_delay(const struct rb_session *s)
 #else
 	(void)s;
 	(void)busy_wait;
+#endif
+}
+
+/* Test hooks for the latency samples (t_11, t_13): a busy wait where a
+ * sample must include it (before the pinging side re-posts its receive)
+ * or must not (after a heartbeat goes out, between samples). */
+static inline void test_repost_delay(const struct rb_session *s)
+{
+#ifdef RB_TEST_DELAY
+	busy_wait(s->test_repost_delay_ns);
+#else
+	(void)s;
+#endif
+}
+
+static inline void test_heartbeat_delay(const struct rb_session *s)
+{
+#ifdef RB_TEST_DELAY
+	busy_wait(s->test_heartbeat_delay_ns);
+#else
+	(void)s;
 #endif
 }
 

@@ -1,6 +1,16 @@
 /*
  * Latency: one operation in flight; send and RDMA write ping-pongs, and
  * read and atomics, whose own completion ends each sample.
+ *
+ * A sample is one whole iteration of the loop, as perftest's (its
+ * tposted[i + 1] - tposted[i]): from just before the post to the end of
+ * the iteration's last step, where the next post would begin.  A send
+ * ping-pong's includes the wait for the answer, the receive's re-post and
+ * the send's completion; a write ping-pong's the write's completion and the
+ * wait for the answer; a read's or an atomic's its completion.  What the
+ * loop does for itself (recording the sample, --interval, the once-a-second
+ * heartbeat, --validate's check, the next iteration's bookkeeping) falls
+ * between samples: no sample includes it.
  */
 #include "engine/internal.h"
 
@@ -9,6 +19,20 @@
 #include "log.h"
 
 /* ---- latency ---- */
+
+/* A latency wait's progress: the watch's, without the heartbeat that
+ * watch_progress may send (lat_record sends it, between samples). */
+static inline void lat_progress(struct watch *w)
+{
+	w->progressed = true;
+	w->idle = 0;
+}
+
+static void lat_watch_init(struct watch *w, struct rb_session *s, const char *what)
+{
+	watch_init(w, s, what);
+	w->quiet = true;
+}
 
 static int wait_cq(struct rb_session *s, struct ibv_cq *cq, struct ibv_wc *wc, struct watch *w,
 		   const char *what)
@@ -23,7 +47,7 @@ static int wait_cq(struct rb_session *s, struct ibv_cq *cq, struct ibv_wc *wc, s
 	}
 	if (n < 0)
 		return check_post(-n, s, "ibv_poll_cq");
-	watch_progress(w, 1);
+	lat_progress(w);
 	if (cq == s->q.recv_cq)
 		s->recvs_outstanding--;
 	return wc_check(s, wc, what);
@@ -43,7 +67,8 @@ static int lat_post_one(struct rb_session *s, struct post_set *p, bool last)
 }
 
 struct lat_run {
-	uint64_t k, t0;
+	uint64_t k, t0;                 /* t0: iteration k's post */
+	uint64_t first_ns, last_ns;     /* -n: the first counted post, the last counted end */
 	struct window win;
 	struct ivl iv;                  /* --interval: this interval's histogram */
 };
@@ -58,31 +83,47 @@ static bool lat_is_last(const struct rb_session *s, struct lat_run *l)
 	return l->k + 1 >= s->warmup_iters + s->iters;
 }
 
-static void lat_record(struct rb_session *s, struct lat_run *l, struct rb_measure *m, uint64_t ns)
+/*
+ * The iteration that began at l->t0 ended at end: its sample, when it is
+ * counted; then what the loop does between samples (the heartbeat of a
+ * side whose peer only serves its memory).
+ */
+static void lat_record(struct rb_session *s, struct lat_run *l, struct rb_measure *m, uint64_t end)
 {
 	bool in_window = s->duration_ns ? l->win.phase == 1 : l->k >= s->warmup_iters;
+	uint64_t ns = end - l->t0;
 
-	if (!in_window)
-		return;
-	if (!s->duration_ns)
+	if (in_window) {
+		if (!histogram_count(m->hist))
+			l->first_ns = l->t0;
+		l->last_ns = end;
 		samples_push(&m->samples, ns);
-	histogram_record(m->hist, ns);
-	if (l->iv.every_ns) {
-		histogram_record(l->iv.hist, ns);
-		ivl_tick(&l->iv, s, &l->win, l->t0 + ns, histogram_count(m->hist), 0);
+		histogram_record(m->hist, ns);
 	}
+	if (in_window && l->iv.every_ns) {
+		histogram_record(l->iv.hist, ns);
+		ivl_tick(&l->iv, s, &l->win, end, histogram_count(m->hist), 0);
+	}
+	heartbeat(s, end);
 }
 
+/* The window: -D's, or (-n) from the first counted iteration's post to the
+ * last one's end, so that window_s spans exactly the iterations counted. */
 static void lat_finish(struct rb_session *s, struct lat_run *l, struct rb_measure *m)
 {
-	uint64_t now = clock_now_ns();
+	uint64_t now = clock_now_ns(), count = histogram_count(m->hist);
 
-	window_close(&l->win, now, histogram_count(m->hist));
+	window_close(&l->win, now, count);
 	ivl_finish(&l->iv, s, &l->win);
 	ivl_free(&l->iv);
-	m->start_ns = s->duration_ns ? l->win.begin_ns : l->win.t0;
-	m->end_ns = s->duration_ns ? l->win.end_ns : now;
-	m->msgs = histogram_count(m->hist);
+	if (s->duration_ns) {
+		m->start_ns = l->win.begin_ns;
+		m->end_ns = l->win.end_ns;
+	} else {
+		m->start_ns = count ? l->first_ns : now;
+		m->end_ns = count ? l->last_ns : now;
+	}
+	m->msgs = count;
 	m->bytes = m->msgs * s->size;
 	m->measured = true;
 	m->partial = rb_stop != 0;
@@ -98,7 +139,7 @@ int loop_lat_send_ping(struct rb_session *s, struct rb_measure *m)
 	int (*again)(struct rb_session *, bool) = s->q.ring ? recv_again_checked : recv_again;
 	int err = post_set_init(&p, s, 1);
 
-	watch_init(&w, s, "send ping-pong");
+	lat_watch_init(&w, s, "send ping-pong");
 	window_init(&l.win, s);
 	if (!err)
 		err = ivl_init(&l.iv, s);
@@ -108,12 +149,14 @@ int loop_lat_send_ping(struct rb_session *s, struct rb_measure *m)
 		err = lat_post_one(s, &p, last);
 		if (!err)
 			err = wait_cq(s, s->q.recv_cq, &wc, &w, "receive");
-		if (!err)
-			lat_record(s, &l, m, clock_now_ns() - l.t0);
-		if (!err)
+		if (!err) {
+			test_repost_delay(s);
 			err = again(s, !last);
+		}
 		if (!err)
 			err = wait_cq(s, s->q.send_cq, &wc, &w, "send");
+		if (!err)
+			lat_record(s, &l, m, clock_now_ns());
 	}
 	lat_finish(s, &l, m);
 	post_set_free(&p);
@@ -130,7 +173,7 @@ int loop_lat_send_pong(struct rb_session *s, struct rb_measure *m)
 	int err = post_set_init(&p, s, 1);
 
 	(void)m;
-	watch_init(&w, s, "send ping-pong");
+	lat_watch_init(&w, s, "send ping-pong");
 	while (!err && !last) {
 		err = wait_cq(s, s->q.recv_cq, &wc, &w, "receive");
 		if (err)
@@ -167,7 +210,7 @@ static int spin_for(struct rb_session *s, uint8_t want, struct watch *w, bool *l
 		if (err)
 			return err;
 	}
-	watch_progress(w, 1);
+	lat_progress(w);
 	*last = got == SEQ_LAST;
 	return 0;
 }
@@ -189,7 +232,7 @@ int loop_lat_write_ping(struct rb_session *s, struct rb_measure *m)
 	bool last = false, echoed;
 	int err = post_set_init(&p, s, 1);
 
-	watch_init(&w, s, "write ping-pong");
+	lat_watch_init(&w, s, "write ping-pong");
 	window_init(&l.win, s);
 	if (!err)
 		err = ivl_init(&l.iv, s);
@@ -203,7 +246,7 @@ int loop_lat_write_ping(struct rb_session *s, struct rb_measure *m)
 		if (!err)
 			err = spin_for(s, seq, &w, &echoed);
 		if (!err)
-			lat_record(s, &l, m, clock_now_ns() - l.t0);
+			lat_record(s, &l, m, clock_now_ns());
 	}
 	lat_finish(s, &l, m);
 	post_set_free(&p);
@@ -217,7 +260,7 @@ int loop_lat_write_pong(struct rb_session *s, struct rb_measure *m)
 	bool last = false;
 	int err = post_set_init(&p, s, 1);
 
-	watch_init(&w, s, "write ping-pong");
+	lat_watch_init(&w, s, "write ping-pong");
 	for (uint64_t k = 0; !err && !last; k++) {
 		err = spin_for(s, seq_of(k), &w, &last);
 		if (!err)
@@ -255,20 +298,19 @@ int loop_lat_oneside(struct rb_session *s, struct rb_measure *m)
 	bool last = false;
 	int err = post_set_init(&p, s, 1);
 
-	watch_init(&w, s, verb_name(s->bench->verb));
+	lat_watch_init(&w, s, verb_name(s->bench->verb));
 	window_init(&l.win, s);
 	if (!err)
 		err = ivl_init(&l.iv, s);
 	for (; !err && !last; l.k++) {
 		last = lat_is_last(s, &l);
 		l.t0 = clock_now_ns();
-		heartbeat(s, l.t0);
 		wr_operands(s, &p, 0, &p.wr[0], l.k);
 		err = lat_post_one(s, &p, false);
 		if (!err)
 			err = wait_cq(s, s->q.send_cq, &wc, &w, verb_name(s->bench->verb));
 		if (!err)
-			lat_record(s, &l, m, clock_now_ns() - l.t0);
+			lat_record(s, &l, m, clock_now_ns());
 		if (!err && check)
 			err = check(s, 0, l.k);
 	}

@@ -56,6 +56,7 @@ void heartbeat(struct rb_session *s, uint64_t now)
 		return;
 	s->heartbeat_ns = now;
 	oob_chan_send(s->chan, WIRE_READY, NULL, 0, 1000);
+	test_heartbeat_delay(s);
 }
 
 int watch_idle(struct watch *w)
@@ -86,7 +87,8 @@ int watch_idle(struct watch *w)
 		return -ECONNRESET;
 	}
 	now = clock_now_ns();
-	heartbeat(w->s, now);
+	if (!w->quiet)
+		heartbeat(w->s, now);
 	if (w->progressed) {
 		w->progressed = false;
 		w->last_ns = now;

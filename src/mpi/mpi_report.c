@@ -199,9 +199,13 @@ static void row_of(const struct mpi_job *job, const uint64_t *rec, union out_val
 	v[3].u = (uint64_t)src;
 	v[4].u = (uint64_t)dst;
 	for (int c = 0; c < job->cols.ncols; c++) {
-		v[N_LINK_COLS + c].u = rec[REC_COLS + job->cols.shown[c]];
+		int i = job->cols.shown[c];
+
+		v[N_LINK_COLS + c] = report_cell_text(&job->cols, i, (union out_val){ .u = rec[REC_COLS + i] });
 		if (!ok && job->cols.cols[c].type == OUT_DOUBLE)
 			v[N_LINK_COLS + c].d = NAN;
+		if (!ok && job->cols.cols[c].type == OUT_STR)
+			v[N_LINK_COLS + c].s = "";
 	}
 	v[t].u = rec[REC_ROUND];
 	v[t + 1].s = link_status_name((enum link_status)rec[REC_STATUS]);

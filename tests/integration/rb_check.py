@@ -137,6 +137,25 @@ def raw(r, path):
         expect(close(r[k], v / 1e3, 1e-6), "%s %s, the raw samples give %.9f" % (k, r[k], v / 1e3))
     return True
 
+def raw_samples(path):
+    return [float(l.split(",")[1]) for l in open(path)
+            if l.strip() and not l.startswith("#") and not l.startswith("sample")]
+
+def rtt_factor(meta):
+    return 2 if "/ 2" in str(meta.get("latency", "")) else 1
+
+def window_covers(r, meta, path, slack):
+    # -n: window_s runs from the first counted iteration's post to the last
+    # one's end, so the samples (each a whole iteration, the round trip:
+    # the raw file's one-way figures x 2 for ping-pongs) lie inside it and
+    # fill it but for the loop's bookkeeping between them (slack).
+    busy = math.fsum(raw_samples(path)) * rtt_factor(meta) / 1e9
+    w = r["window_s"]
+    expect(busy <= w * (1 + 1e-6), "the samples add up to %.6f s, more than window_s %s" % (busy, w))
+    expect(w <= busy * (1 + slack), "window_s %s is more than %g %% above the samples' %.6f s"
+           " (does it include the warm-up?)" % (w, slack * 100, busy))
+    return True
+
 def hist(path, n):
     h = load(path)
     rows = h["rows"]
@@ -161,6 +180,7 @@ def check(path, exprs):
         return False
     ns.update(E=os.environ, SWEEP=[2**k for k in range(1, 24)], expect=expect, bw=bw,
               lat=lat, close=close, window=window, raw=raw, hist=hist,
+              raw_samples=raw_samples, rtt_factor=rtt_factor, window_covers=window_covers,
               r=ns["rows"][0] if len(ns["rows"]) == 1 else None)
     for e in exprs:
         try:

@@ -51,3 +51,31 @@ tap_ok $? "rb_read_lat -R: connected by rdma_cm"
 rb_csv "read_lat -e" $P "-n 500 -e" &&
 	rb_check "$(rb_file client.csv)" 'lat(r, 2, 500)' 'meta["completion"].startswith("events")'
 tap_ok $? "rb_read_lat -e: 500 samples with completion events"
+
+# window_s spans the counted reads only (the first counted post to the last
+# counted completion): the samples fill it, the 200 warm-up reads are not
+# in it (they were: window_s was ~1.4 x the samples' sum).
+rb_csv "read_lat window" $P "-n 500 --warmup 200" '--raw=$RB_CASE_DIR/raw.csv' &&
+	rb_check "$(rb_file client.csv)" 'lat(r, 2, 500)' "raw(r, '$(rb_file raw.csv)')" \
+		"window_covers(r, meta, '$(rb_file raw.csv)', 0.15)"
+tap_ok $? "rb_read_lat -n 500 --warmup 200: window_s covers the 500 samples, not the warm-up"
+
+# The heartbeat to the passive server (a TCP send, once a second) falls
+# between samples.  The delay build's client busy-waits 300 ms after each
+# heartbeat: no sample may hold it (it did: the heartbeat was sent after a
+# sample's start), and the window shows it happened (window_s exceeds the
+# samples' sum by at least one of them).
+delay_bin=${RB_DELAY_BIN:-$top_srcdir/build-delay}
+if grep -qs 'define RB_TEST_DELAY 1' "$delay_bin/config.h" && [ -x "$delay_bin/$P" ]; then
+	args="-d $RB_DEV -x $RB_GID_INDEX -D 3 --warmup-time 0.5${RB_LANE_PORT:+ -p $RB_LANE_PORT}"
+	rb_pair "read_lat heartbeat delay" "$delay_bin/$P $args --csv=\$RB_CASE_DIR/server.csv" \
+		"RB_TEST_HEARTBEAT_DELAY_NS=300000000 $delay_bin/$P $args --csv=\$RB_CASE_DIR/client.csv \
+		--raw=\$RB_CASE_DIR/raw.csv $RB_IP" &&
+		rb_check "$(rb_file client.csv)" 'lat(r, 2, None)' \
+			'expect(r["lat_max_us"] < 300000, "lat_max_us %s: a heartbeat is in a sample" % r["lat_max_us"])' \
+			"raw(r, '$(rb_file raw.csv)')" \
+			"expect(r['window_s'] - sum(raw_samples('$(rb_file raw.csv)')) / 1e9 >= 0.3, 'no heartbeat in the window: the test proves nothing')"
+	tap_ok $? "rb_read_lat: a 300 ms stall after each heartbeat falls between samples (max < 300 ms), and one fell in the window"
+else
+	tap_skip "rb_read_lat: the heartbeat falls between samples" "no --enable-test-delay build in $delay_bin"
+fi

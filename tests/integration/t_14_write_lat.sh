@@ -26,6 +26,14 @@ for tr in RC UC; do
 	tap_ok $? "rb_write_lat -c $tr -a -n 2: 23 rows, 2..8388608 bytes, both sides alike"
 done
 
+# window_s spans the counted iterations only (the first counted write to
+# the last counted answer): the samples, whole round trips, fill it; the
+# 100 warm-up iterations are not in it (they were: ~1.5 x the samples).
+rb_csv "write_lat window" $P "-n 200 --warmup 100" '--raw=$RB_CASE_DIR/raw.csv' &&
+	rb_check "$(rb_file client.csv)" 'lat(r, 2, 200)' "raw(r, '$(rb_file raw.csv)')" \
+		'r["lat_pct_method"] == "exact"' "window_covers(r, meta, '$(rb_file raw.csv)', 0.15)"
+tap_ok $? "rb_write_lat -n 200 --warmup 100: window_s covers the 200 round trips, not the warm-up"
+
 # --raw and -H: the row's statistics recomputed from every sample (one-way,
 # like the row), the histogram adding up to them.
 rb_csv "write_lat --raw -H" $P "-s 64 -n 500 --warmup 20" \

@@ -33,10 +33,10 @@ rb_csv "atomic_bw -D" rb_atomic_bw "-D 2" &&
 		'window(r, meta, 0.3, 2.0)'
 tap_ok $? "rb_atomic_bw -D 2: operations > 0, window within 0.3..2 s"
 
-rb_csv "atomic_lat -D" rb_atomic_lat "-A CMP_AND_SWAP -D 2" &&
+rb_csv "atomic_lat -D" rb_atomic_lat "-A CMP_AND_SWAP -D 2" '--raw=$RB_CASE_DIR/raw.csv' &&
 	rb_check "$(rb_file client.csv)" 'status == "complete"' 'lat(r, 8, None)' \
-		'window(r, meta, 0.3, 2.0)'
-tap_ok $? "rb_atomic_lat -D 2: samples > 0, window within 0.3..2 s"
+		'window(r, meta, 0.3, 2.0)' "raw(r, '$(rb_file raw.csv)')" 'r["lat_pct_method"] == "exact"'
+tap_ok $? "rb_atomic_lat -D 2: samples > 0, window within 0.3..2 s, percentiles exact (the --raw samples')"
 
 rb_csv "atomic_bw -q -b" rb_atomic_bw "-A CMP_AND_SWAP -q 2 -n 250 -b" &&
 	rb_check "$(rb_file client.csv)" 'bw(r, 8, 500)' 'meta["qps"] == 2' 'meta["bidirectional"] == "yes"' \

@@ -2,6 +2,7 @@
 #include "tap.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -149,16 +150,47 @@ static void test_samples(void)
 {
 	struct samples s;
 
-	is_int(samples_init(&s, 3), 0, "samples_init");
+	is_int(samples_init(&s, 3, 3), 0, "samples_init");
 	for (uint64_t i = 0; i < 5; i++)
 		samples_push(&s, i + 10);
-	is_int(s.n, 3, "samples_push stops at cap");
+	is_int(s.n, 3, "samples_push stops at cap == max");
+	is_int(s.lost, 2, "the two beyond it are counted lost");
+	ok(!samples_complete(&s), "a store that lost samples is not complete");
 	ok(s.v[0] == 10 && s.v[2] == 12, "samples kept in order");
 	samples_free(&s);
-	ok(s.v == NULL && s.n == 0, "samples_free clears");
-	is_int(samples_init(&s, 0), 0, "samples_init with cap 0");
+	ok(s.v == NULL && s.n == 0 && s.lost == 0, "samples_free clears");
+	is_int(samples_init(&s, 0, 0), 0, "samples_init with cap 0");
 	samples_push(&s, 1);
 	is_int(s.n, 0, "cap 0 keeps nothing");
+	is_int(s.lost, 1, "and counts it lost");
+	samples_free(&s);
+}
+
+/* A -D run's store: starts small, doubles up to max, keeps every sample
+ * in order until then, and only then counts the rest lost. */
+static void test_samples_grow(void)
+{
+	struct samples s;
+	bool in_order = true;
+
+	is_int(samples_init(&s, 4, 100), 0, "samples_init 4 growing to 100");
+	for (uint64_t i = 0; i < 100; i++)
+		samples_push(&s, 1000 + i);
+	is_int(s.n, 100, "100 pushed, 100 kept");
+	is_int(s.cap, 100, "the last doubling stops at max (4..64, then 100)");
+	ok(samples_complete(&s), "nothing lost up to max");
+	for (size_t i = 0; i < s.n; i++)
+		in_order = in_order && s.v[i] == 1000 + i;
+	ok(in_order, "every sample kept, in the order pushed, across the reallocations");
+	samples_push(&s, 7);
+	is_int(s.n, 100, "max reached: the 101st is not kept");
+	is_int(s.lost, 1, "and counted lost");
+	ok(!samples_complete(&s), "the store says it is incomplete");
+	samples_free(&s);
+	is_int(samples_init(&s, 0, 3), 0, "samples_init 0 growing to 3");
+	for (uint64_t i = 0; i < 3; i++)
+		samples_push(&s, i);
+	ok(s.n == 3 && s.lost == 0 && s.v[2] == 2, "cap 0 grows too (1, 2, 3)");
 	samples_free(&s);
 }
 
@@ -203,6 +235,7 @@ int main(void)
 	test_empty();
 	test_many_pcts();
 	test_samples();
+	test_samples_grow();
 	test_parse();
 	return tap_done();
 }
