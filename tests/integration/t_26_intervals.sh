@@ -164,12 +164,12 @@ tap_ok $? "--run_infinitely --interval=0.5: the peer stopped 2.5 s shows as >= 3
 ivl_stamp() { while IFS= read -r l; do printf '%s %s\n' "$EPOCHREALTIME" "$l"; done; }
 export -f ivl_stamp
 # ivl_first_row FILE: wait (60 s at most) for the first interval row in
-# any format (CSV, JSON, human: its partial column last), so that the stop
+# any format (CSV, JSON, human: to[s], then its partial column 0), so that the stop
 # falls in the measured window however long the connection took
 ivl_first_row() {
 	local t
 	for ((t = 0; t < 600; t++)); do
-		grep -Eq ',interval,|"row_kind":"interval"| 0$' "$1" 2>/dev/null && return 0
+		grep -Eq ',interval,|"row_kind":"interval"|[0-9]\.[0-9]{3} +0$' "$1" 2>/dev/null && return 0
 		rb_nap 0.1
 	done
 	return 1
