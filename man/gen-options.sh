@@ -256,11 +256,26 @@ whole-run row (\fBrow_kind\fR total) with what the intervals show.
 [lat,all] its own, reset at each boundary (no samples are kept).
 The intervals tile the window: their messages and bytes add up to the
 whole-run row's exactly.
-Boundaries are checked once per pass of the measuring loop (never per
-message), so an interval ends at the first check past its boundary; the
-next boundary stays on the SECONDS grid.
+The interval is the asked one rounded to the loop's looks at the clock:
+boundaries are checked once per pass of the measuring loop (never per
+message; a pass is a burst of posts, up to \fB\-t\fR per QP, then the
+completions), so an interval ends at the first check past its boundary and
+the next boundary stays on the SECONDS grid.
+Where a pass lasts longer than SECONDS (large messages on a slow link)
+the rows are wider than asked, by whole passes: each row's
+\fBt_start_s\fR and \fBt_end_s\fR say what it covers, its figures are
+over that width, and stderr says how wide they came out (a smaller
+\fB\-t\fR or \fB\-Q\fR makes passes shorter).
+An interval that the run's end (SIGINT, the end of \fB\-D\fR's window,
+the peer stopping) cut short before its boundary is partial:
+\fBivl_partial\fR 1 (column "partial" in human output), else 0; empty on
+the whole-run row.
+With \fB\-D\fR the window ends on the grid, so a window that is a whole
+number of intervals has none partial.
+[bw,all] The lowest, highest and CV are over the whole intervals.
 Human: one line per interval as it ends, then the summary and a line
-"Intervals: ...".
+"Intervals: ..." (how many, how wide the whole ones were, whether the last
+was partial).
 CSV: interval rows among the rows, told apart by \fBrow_kind\fR.
 JSON: an \fBintervals\fR array in each size's object.
 With \fB\-W\fR each interval carries the counters' change over it.
@@ -270,7 +285,11 @@ no longer than the measured window.
 @run-infinitely
 Run one size until SIGINT or SIGTERM (to either side), then print the
 whole-run row with status complete and exit 0 (perftest's
-\fB\-\-run_infinitely\fR, which is accepted as well).
+\fB\-\-run_infinitely\fR, which is accepted as well; exit 1 when no
+message completed after the warm-up, or with \fB\-\-min\-bw\fR when an
+interval fell below it).
+With \fB\-\-interval\fR the interval that the stop cuts short is
+partial (see \fB\-\-interval\fR and \fB\-\-min\-bw\fR).
 Both sides must give it.
 The first \fB\-\-warmup\-time\fR seconds (default 1) are left out.
 Memory stays flat: with \fB\-\-interval\fR rows stream out as they end.
@@ -287,6 +306,16 @@ or
 [bw,all] The intervals below it are named on stderr and counted in
 [bw,all] \fBivl_below_min_bw\fR; the run then exits 1 (its results are
 [bw,all] still printed, status complete).
+[bw,all] A whole interval is below when its bandwidth is.
+[bw,all] A partial one (see \fB\-\-interval\fR) is judged on what it can
+[bw,all] show: completions arrive in batches (one per \fB\-Q\fR messages on
+[bw,all] each QP), so a short tail may hold none on a healthy link.  It is
+[bw,all] below only when its bytes plus one more batch on every QP
+[bw,all] (QPs \(mu \-Q \(mu size), over its width, are still under the
+[bw,all] floor: then the link surely ran slower than it.  A partial interval
+[bw,all] under the floor by its own figure but not by that bound is not
+[bw,all] judged (the human "Intervals:" line says so); one at or over the
+[bw,all] floor passes.
 [all] Bandwidth benchmarks only.
 @qp
 Number of QPs, 1..256, each posting

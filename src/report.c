@@ -111,6 +111,8 @@ static const struct col_def ivl_cols[] = {
 	{ "t_start_s", "from[s]", OUT_DOUBLE, 3, SHOW_ALL },
 	{ "t_end_s", "to[s]", OUT_DOUBLE, 3, SHOW_ALL },
 	{ "interval_count", "#intervals", OUT_U64, 0, SHOW_MACHINE },
+	/* 1: cut short by the run's end before its boundary (empty: the total) */
+	{ "ivl_partial", "partial", OUT_DOUBLE, 0, SHOW_ALL },
 	/* bandwidth only */
 	{ "ivl_bw_min_mibps", "interval BW min[MiB/sec]", OUT_DOUBLE, 2, SHOW_MACHINE },
 	{ "ivl_bw_min_at_s", "interval BW min at[s]", OUT_DOUBLE, 3, SHOW_MACHINE },
@@ -120,7 +122,7 @@ static const struct col_def ivl_cols[] = {
 	{ "ivl_below_min_bw", "intervals below --min-bw", OUT_U64, 0, SHOW_MACHINE },
 };
 
-enum { IVL_KIND, IVL_START, IVL_END, IVL_COUNT, IVL_LAT_NCOLS, IVL_MIN = IVL_LAT_NCOLS,
+enum { IVL_KIND, IVL_START, IVL_END, IVL_COUNT, IVL_PARTIAL, IVL_LAT_NCOLS, IVL_MIN = IVL_LAT_NCOLS,
        IVL_MIN_AT, IVL_MAX, IVL_MAX_AT, IVL_CV, IVL_BELOW, IVL_NCOLS };
 
 /* --validate: what the checks of both sides found (each side's own counts
@@ -708,6 +710,11 @@ uint64_t report_row_count(const union out_val *row)
 	return row[BW_ITERS].u;
 }
 
+double report_row_window(const struct rb_session *s, const union out_val *row)
+{
+	return row[s->bench->metric == METRIC_LAT ? LAT_WINDOW : BW_WINDOW].d;
+}
+
 void report_compute(const struct report *r, const struct rb_session *s,
 		    struct rb_measure *m, union out_val *row)
 {
@@ -884,6 +891,26 @@ static void ivl_fill(const struct report *r, union out_val *row, const char *kin
 		v[IVL_BELOW].u = 0;
 }
 
+/*
+ * One interval into the run's figures.  A partial one's bound: the rate
+ * with one more completion batch on each QP (-Q messages each; see
+ * interval.h), the most its completions can hide.
+ */
+static void ivl_observe(struct report *r, const struct rb_session *s, const struct rb_measure *im,
+			double t0, double t1)
+{
+	double grain = (double)s->q.n * (double)(s->cq_mod ? s->cq_mod : 1) * (double)s->size;
+	struct interval_obs o;
+
+	if (s->bench->metric == METRIC_LAT) {
+		r->ivl.n++;
+		r->ivl.partial += im->partial;
+		return;
+	}
+	o = interval_obs_make(t0, t1, (double)im->bytes, im->partial, grain);
+	interval_stats_observe(&r->ivl, &o);
+}
+
 void report_interval(struct report *r, const struct rb_session *s, struct rb_measure *im,
 		     uint64_t origin_ns, const uint64_t *ctr_delta)
 {
@@ -901,34 +928,78 @@ void report_interval(struct report *r, const struct rb_session *s, struct rb_mea
 	for (int i = 0; i < s->opt->counters.n; i++)
 		row[r->ctr_first + i].u = ctr_delta[i];
 	ivl_fill(r, row, "interval", t0, t1);
-	if (s->bench->metric != METRIC_LAT)
-		interval_stats_add(&r->ivl, t0, t1, row[BW_AVG_MIB].d * 1048576.0);
-	else
-		r->ivl.n++;
+	row[r->ivl_first + IVL_PARTIAL].d = im->partial;
+	ivl_observe(r, s, im, t0, t1);
 	row[r->ivl_first + IVL_COUNT].u = r->ivl.n;
 	for (int i = 0; i < r->ncols; i++)
 		shown[i] = report_cell_text(r, r->shown[i], row[r->shown[i]]);
 	out_sub_row(r->out, "intervals", shown);
 }
 
+/* "12 of 0.05 s asked (11 whole, 0.050-0.061 s wide; 1 partial)" */
+static void ivl_note_count(const struct interval_stats *st, const struct rb_session *s, char *buf,
+			   size_t len)
+{
+	int n = snprintf(buf, len, "Intervals: %llu of %g s asked", (unsigned long long)st->n,
+			 s->opt->interval_s);
+
+	if (n < 0 || (size_t)n >= len || s->bench->metric == METRIC_LAT) {
+		if (s->bench->metric == METRIC_LAT && st->partial && n > 0 && (size_t)n < len)
+			snprintf(buf + n, len - (size_t)n, " (the last partial)");
+		return;
+	}
+	if (st->whole)
+		n += snprintf(buf + n, len - (size_t)n, " (%llu whole, %.3f-%.3f s wide",
+			      (unsigned long long)st->whole, st->min_width_s, st->max_width_s);
+	else
+		n += snprintf(buf + n, len - (size_t)n, " (none whole");
+	if (n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "%s)", st->partial ? "; the last partial" : "");
+}
+
+/* "; below --min-bw 10Gb/s: none (the partial one too short to judge)" */
+static void ivl_note_floor(const struct interval_stats *st, const struct rb_session *s, char *buf,
+			   size_t len)
+{
+	char names[400];
+
+	snprintf(buf, len, "; below --min-bw %s: %s%s", s->opt->min_bw_text,
+		 st->below ? interval_stats_below(st, names, sizeof(names)) : "none",
+		 st->unjudged ? " (the partial one too short to judge)" : "");
+}
+
 /* Human: what the intervals showed, under the rows. */
 static void ivl_note(struct report *r, const struct rb_session *s)
 {
 	const struct interval_stats *st = &r->ivl;
-	char line[512], names[400];
+	char line[768];
+	size_t n;
 
-	if (s->bench->metric == METRIC_LAT) {
-		snprintf(line, sizeof(line), "Intervals: %llu of %g s", (unsigned long long)st->n,
-			 s->opt->interval_s);
-	} else {
-		snprintf(line, sizeof(line), "Intervals: %llu of %g s; lowest %.2f MiB/s at %.3f s, highest %.2f MiB/s at %.3f s, CV %.4f",
-			 (unsigned long long)st->n, s->opt->interval_s, st->min_bps / 1048576.0,
-			 st->min_at_s, st->max_bps / 1048576.0, st->max_at_s, interval_stats_cv(st));
+	ivl_note_count(st, s, line, sizeof(line));
+	if (s->bench->metric != METRIC_LAT) {
+		n = strlen(line);
+		snprintf(line + n, sizeof(line) - n, "; lowest %.2f MiB/s at %.3f s, highest %.2f MiB/s at %.3f s, CV %.4f",
+			 st->min_bps / 1048576.0, st->min_at_s, st->max_bps / 1048576.0, st->max_at_s,
+			 interval_stats_cv(st));
+		n = strlen(line);
 		if (s->opt->min_bw_text)
-			snprintf(line + strlen(line), sizeof(line) - strlen(line), "; below --min-bw %s: %s",
-				 s->opt->min_bw_text, st->below ? interval_stats_below(st, names, sizeof(names)) : "none");
+			ivl_note_floor(st, s, line + n, sizeof(line) - n);
 	}
 	out_note(r->out, line);
+}
+
+/*
+ * An interval ends at the loop's first look at the clock past its
+ * boundary, once per pass (a burst of posts, then the completions): where
+ * a pass lasts longer than the interval, the rows are wider than asked.
+ * Their widths are in the rows; this says so, and what makes them finer.
+ */
+static void ivl_coarse_warn(const struct interval_stats *st, const struct rb_session *s)
+{
+	if (!st->whole || !(st->max_width_s > 2 * s->opt->interval_s))
+		return;
+	log_warn("size %llu: intervals up to %.3f s wide for --interval=%g (each ends at the loop's first look at the clock past its boundary, once per burst of posts and completions of -Q %u messages); a smaller -t or -Q gives finer ones",
+		 (unsigned long long)s->size, st->max_width_s, s->opt->interval_s, s->cq_mod);
 }
 
 void report_interval_total(struct report *r, const struct rb_session *s, union out_val *row)
@@ -949,6 +1020,7 @@ void report_interval_total(struct report *r, const struct rb_session *s, union o
 		v[IVL_CV].d = interval_stats_cv(st);
 		v[IVL_BELOW].u = st->below;
 	}
+	ivl_coarse_warn(st, s);
 	if (st->below)
 		log_err("size %llu: %llu interval(s) below --min-bw %s: %s",
 			(unsigned long long)s->size, (unsigned long long)st->below, s->opt->min_bw_text,

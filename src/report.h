@@ -99,6 +99,8 @@ void report_interval_total(struct report *r, const struct rb_session *s, union o
 void report_interval_done(struct report *r, const struct rb_session *s);
 /* Messages (bandwidth) or samples (latency) a computed row counts. */
 uint64_t report_row_count(const union out_val *row);
+/* Its measured window in seconds (NaN: none). */
+double report_row_window(const struct rb_session *s, const union out_val *row);
 /* Write -H and --raw for this size (m's samples are dumped before sorting). */
 int report_files(const struct rb_session *s, const struct rb_measure *m);
 void report_close(struct report *r, const char *status, const char *error);

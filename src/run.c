@@ -265,9 +265,12 @@ static int check_counted(const struct rb_session *s, const union out_val *row)
 {
 	if (report_row_count(row) > 0)
 		return 0;
-	if (s->duration_ns)
+	if (s->opt->run_infinitely)
+		log_err("size %llu: no message completed in the %.3f s measured (stopped that soon after the warm-up, or a stall as long)",
+			(unsigned long long)s->size, report_row_window(s, row));
+	else if (s->duration_ns)
 		log_err("size %llu: no message completed in the %.3f s measuring window (a stall as long as the window; run it again, or longer with -D)",
-			(unsigned long long)s->size, (double)(s->duration_ns - s->warmup_ns) / 1e9);
+			(unsigned long long)s->size, report_row_window(s, row));
 	else
 		log_err("size %llu: no message was counted", (unsigned long long)s->size);
 	return -ENODATA;

@@ -2,6 +2,8 @@
  * --interval in the loops: each interval just ended goes to the session's
  * on_interval as a measure of its own (bandwidth: its messages; latency:
  * its histogram, then reset), so nothing grows with the run's length.
+ * One that ended before its boundary (the run's end cut it short) is
+ * marked partial.
  */
 #include "engine/internal.h"
 
@@ -30,7 +32,8 @@ static void ivl_emit(struct ivl *iv, struct rb_session *s, uint64_t end_ns, uint
 {
 	struct rb_measure im = { .start_ns = iv->begin_ns, .end_ns = end_ns,
 				 .msgs = msgs - iv->begin_msgs, .hist = iv->hist,
-				 .peak_bps = __builtin_nan(""), .measured = true };
+				 .peak_bps = __builtin_nan(""), .measured = true,
+				 .partial = end_ns < iv->next_ns };
 
 	im.bytes = im.msgs * s->size;
 	im.rx_measured = s->bench->verb == VERB_SEND && s->opt->bidir && s->bench->metric != METRIC_LAT;

@@ -26,6 +26,14 @@ bool window_tick_rx(struct window *win, const struct rb_session *s, uint64_t msg
 	return window_tick_at(win, s, clock_now_ns(), msgs, rx);
 }
 
+/* What the window measures: -D less the warm-up, from the warm-up's end
+ * as the loop saw it (so that --interval's grid, which starts there, fits
+ * a window of whole intervals exactly). */
+static uint64_t window_span(const struct rb_session *s)
+{
+	return s->duration_ns > s->warmup_ns ? s->duration_ns - s->warmup_ns : 0;
+}
+
 /* window_tick_rx with the clock value the caller read. */
 bool window_tick_at(struct window *win, const struct rb_session *s, uint64_t now,
 		    uint64_t msgs, uint64_t rx)
@@ -36,7 +44,7 @@ bool window_tick_at(struct window *win, const struct rb_session *s, uint64_t now
 		win->begin_msgs = msgs;
 		win->begin_rx = rx;
 	}
-	if (win->phase == 1 && now - win->t0 >= s->duration_ns) {
+	if (win->phase == 1 && now - win->begin_ns >= window_span(s)) {
 		win->phase = 2;
 		win->end_ns = now;
 		win->end_msgs = msgs;
