@@ -16,7 +16,7 @@
 # device-wide packet counter, comes after it has ended.  (Its limit is 300
 # s, not 120, for a loaded host.)
 # The cases below, skips included (tap_plan: lib.sh).
-tap_plan 15
+tap_plan 22
 
 hwm() { awk '/^VmHWM/ { print $2 }' "/proc/$1/status"; }
 # rb_child SIDE [DIR]: the benchmark under rb_start's SIDE (its timeout's
