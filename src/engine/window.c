@@ -34,6 +34,16 @@ static uint64_t window_span(const struct rb_session *s)
 	return s->duration_ns > s->warmup_ns ? s->duration_ns - s->warmup_ns : 0;
 }
 
+/* Is the window over at now?  A warm-up whose end the loop first saw only
+ * after the whole -D had passed (the loop stalled through it) measured
+ * nothing: the window closes empty at once, and the run says so. */
+static bool window_over(const struct window *win, const struct rb_session *s, uint64_t now)
+{
+	if (win->begin_ns - win->t0 >= s->duration_ns)
+		return true;
+	return now - win->begin_ns >= window_span(s);
+}
+
 /* window_tick_rx with the clock value the caller read. */
 bool window_tick_at(struct window *win, const struct rb_session *s, uint64_t now,
 		    uint64_t msgs, uint64_t rx)
@@ -44,7 +54,7 @@ bool window_tick_at(struct window *win, const struct rb_session *s, uint64_t now
 		win->begin_msgs = msgs;
 		win->begin_rx = rx;
 	}
-	if (win->phase == 1 && now - win->begin_ns >= window_span(s)) {
+	if (win->phase == 1 && window_over(win, s, now)) {
 		win->phase = 2;
 		win->end_ns = now;
 		win->end_msgs = msgs;

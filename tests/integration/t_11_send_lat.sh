@@ -9,7 +9,7 @@ P=rb_send_lat
 # only (tap_plan: lib.sh).
 t11_vm=0
 [ "${RB_TESTBED:-}" = vm ] && t11_vm=1
-tap_plan 9+t11_vm
+tap_plan 10+t11_vm
 
 rb_csv "send_lat RC" $P "-n 200" &&
 	rb_check "$(rb_file client.csv)" 'status == "complete"' 'lat(r, 2, 200)' \

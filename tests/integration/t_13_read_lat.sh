@@ -3,7 +3,7 @@
 # it prints the client's row.
 
 # The cases below, skips included (tap_plan: lib.sh).
-tap_plan 7
+tap_plan 9
 
 P=rb_read_lat
 

@@ -4,7 +4,7 @@
 # instead of 100 keeps the busy-polling ping-pong short under emulation.
 
 # The cases below, skips included (tap_plan: lib.sh).
-tap_plan 14
+tap_plan 15
 
 P=rb_write_lat
 

@@ -287,8 +287,30 @@ static void test_engine_sigint(void)
 	   (double)(c.end[0] - c.start[0]) / 1e9);
 }
 
+/* -D 2 --warmup-time 0.5, the loop stalled 3 s before its first look
+ * (t_50's stall case): the warm-up's end was seen only after the whole -D
+ * had passed, so the window closes empty at once (the run fails, saying so)
+ * rather than measuring 1.5 s from then. */
+static void test_window_stalled(void)
+{
+	struct rb_session s;
+	struct rb_options o;
+	struct cut c;
+	struct window win;
+
+	session_make(&s, &o, &c, 0, 2, 0.5);
+	window_init_at(&win, &s, 1000);
+	ok(window_tick_at(&win, &s, 1000 + 3000000000u, 1, 0) && win.end_msgs == win.begin_msgs &&
+	   win.end_ns == win.begin_ns, "-D 2, first look at 3 s: the window closed empty");
+	window_init_at(&win, &s, 1000);
+	ok(!window_tick_at(&win, &s, 1000 + 600000000u, 1, 0) &&
+	   window_tick_at(&win, &s, 1000 + 2100000000u, 9, 0) && win.end_msgs - win.begin_msgs == 8,
+	   "-D 2, first look at 0.6 s: open, closed at 2.1 s with the 8 messages between");
+}
+
 int main(void)
 {
+	test_window_stalled();
 	test_min_max_cv();
 	test_below();
 	test_floor_rule();
