@@ -274,9 +274,9 @@ ivl_last_span() {
 		END { printf "%.3f-%.3f s\n", a, b }' "$1"
 }
 rb_case "run_infinitely min-bw stall"
-rb_start server "$(rb_cmd rb_send_bw) -r 16 --run_infinitely --timeout 30"
+rb_start server "$(rb_cmd rb_send_bw) -r 16 --run_infinitely --timeout 40"
 wait_listen 18515
-rb_start client "$(rb_cmd rb_send_bw) -r 16 --run_infinitely --interval=5 --min-bw=100Mb/s --timeout 30 --csv=\$RB_CASE_DIR/client.csv \"\$RB_IP\""
+rb_start client "$(rb_cmd rb_send_bw) -r 16 --run_infinitely --interval=10 --min-bw=100Mb/s --timeout 40 --csv=\$RB_CASE_DIR/client.csv \"\$RB_IP\""
 st=1
 if rows_at_least "$(rb_file client.csv)" 1 60; then
 	spid=$(rb_child server)
@@ -294,7 +294,7 @@ else
 	kill -INT "$(rb_child client)" "$(rb_child server)"
 	rb_wait client server
 fi
-tap_ok $st "--run_infinitely --interval=5 --min-bw=100Mb/s, the receiver stopped 2 s before SIGINT: the partial last interval is named below the floor, exit 1"
+tap_ok $st "--run_infinitely --interval=10 --min-bw=100Mb/s, the receiver stopped 2 s before SIGINT: the partial last interval is named below the floor, exit 1"
 
 # ---- stopped in the warm-up: the message names what was measured ----
 # Until 2026-12-03: "no message completed in the 9223372031.855 s measuring
