@@ -173,7 +173,7 @@ else
 	ok 1 "rb_devices --json: the commit (program not found)"
 fi
 
-# --- the errors explained: rdmabench(7) holds src/explain.c's table ---------------
+# --- the errors explained: rdmabench(7) holds src/lib/explain.c's table ---------------
 
 sh "$top_srcdir/man/gen-errors.sh" --print >"$tmp/errors"
 awk '$0 == ".\\\" BEGIN gen-errors.sh table" { on = 1; next }
@@ -181,7 +181,7 @@ awk '$0 == ".\\\" BEGIN gen-errors.sh table" { on = 1; next }
 st=0
 [ "$(grep -c '^\.B IBV_WC_' "$tmp/errors")" -ge 24 ] || st=1
 cmp -s "$tmp/errors" "$tmp/errors7" || { st=1; diff "$tmp/errors" "$tmp/errors7" | head -20 | diag; }
-ok $st "rdmabench(7)'s ERRORS EXPLAINED is src/explain.c's table (run man/gen-errors.sh) ($(grep -c '^\.TP' "$tmp/errors") entries)"
+ok $st "rdmabench(7)'s ERRORS EXPLAINED is src/lib/explain.c's table (run man/gen-errors.sh) ($(grep -c '^\.TP' "$tmp/errors") entries)"
 
 # --- mandoc -------------------------------------------------------------------------
 

@@ -1,0 +1,154 @@
+#include "lib/stats.h"
+#include "lib/units.h"
+
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int samples_init(struct samples *s, size_t cap, size_t max)
+{
+	*s = (struct samples){ .cap = cap, .max = max > cap ? max : cap };
+	s->v = malloc((cap ? cap : 1) * sizeof(*s->v));
+	if (!s->v) {
+		s->cap = s->max = 0;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void samples_push_slow(struct samples *s, uint64_t v)
+{
+	size_t cap = s->cap ? s->cap * 2 : 1;
+	uint64_t *nv;
+
+	if (cap > s->max)
+		cap = s->max;
+	nv = cap > s->cap ? realloc(s->v, cap * sizeof(*s->v)) : NULL;
+	if (!nv) {
+		s->lost++;
+		return;
+	}
+	s->v = nv;
+	s->cap = cap;
+	s->v[s->n++] = v;
+}
+
+void samples_free(struct samples *s)
+{
+	free(s->v);
+	*s = (struct samples){ 0 };
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+uint64_t stats_rank(uint64_t n, double p)
+{
+	double x = p / 100.0 * (double)n;
+	/*
+	 * 99.9 / 100 * 1000 is 999.0000000000001 in double: without the slack
+	 * of a few ulps, ceil() would pick rank 1000 instead of 999.
+	 */
+	double r = ceil(x - 8 * DBL_EPSILON * x);
+
+	if (r < 1)
+		return 1;
+	if (r > (double)n)
+		return n;
+	return (uint64_t)r;
+}
+
+uint64_t stats_percentile_sorted(const uint64_t *sorted, size_t n, double p)
+{
+	return n ? sorted[stats_rank(n, p) - 1] : 0;
+}
+
+/* Welford: one pass, no catastrophic cancellation on large means. */
+static void mean_stdev(const uint64_t *v, size_t n, double *mean, double *stdev)
+{
+	double m = 0, m2 = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double x = (double)v[i], d = x - m;
+
+		m += d / (double)(i + 1);
+		m2 += d * (x - m);
+	}
+	*mean = m;
+	*stdev = sqrt(m2 / (double)n);
+}
+
+static void summary_empty(struct stats_summary *out)
+{
+	out->min = out->max = out->mean = out->stdev = NAN;
+	for (int i = 0; i < out->npct; i++)
+		out->pct[i] = NAN;
+}
+
+void stats_summarize(uint64_t *v, size_t n, double divisor,
+		     const double *pcts, int npct, struct stats_summary *out)
+{
+	double mean, stdev;
+
+	if (!(divisor > 0))
+		divisor = 1;
+	memset(out, 0, sizeof(*out));
+	out->count = n;
+	out->npct = npct < 0 ? 0 : npct > STATS_MAX_PCT ? STATS_MAX_PCT : npct;
+	for (int i = 0; i < out->npct; i++)
+		out->pct_at[i] = pcts[i];
+	if (!n) {
+		summary_empty(out);
+		return;
+	}
+	qsort(v, n, sizeof(*v), cmp_u64);
+	mean_stdev(v, n, &mean, &stdev);
+	out->min = (double)v[0] / divisor;
+	out->max = (double)v[n - 1] / divisor;
+	out->mean = mean / divisor;
+	out->stdev = stdev / divisor;
+	for (int i = 0; i < out->npct; i++)
+		out->pct[i] = (double)stats_percentile_sorted(v, n, pcts[i]) / divisor;
+}
+
+/* One item of a percentile list: a number in (0, 100]. */
+static int parse_pct(const char *s, size_t len, double *out)
+{
+	char buf[32];
+
+	if (len == 0 || len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	if (units_parse_double(buf, 0, 100, out) || *out <= 0)
+		return -EINVAL;
+	return 0;
+}
+
+int stats_parse_percentiles(const char *list, double *pcts, int max)
+{
+	const char *s = list;
+	int n = 0;
+
+	if (!list)
+		return -EINVAL;
+	for (;;) {
+		size_t len = strcspn(s, ",");
+		double p;
+
+		if (parse_pct(s, len, &p))
+			return -EINVAL;
+		if (n == max)
+			return -ERANGE;
+		pcts[n++] = p;
+		if (!s[len])
+			return n;
+		s += len + 1;
+	}
+}
