@@ -37,7 +37,7 @@ int loop_lat_oneside(struct rb_session *s, struct rb_measure *m);
 
 /* --validate (validate.c): a size's payloads and zeroed targets, set up by
  * loop_prepare; after the peer's DONE, the write target's check; then
- * s->vres holds what this side found. */
+ * s->val->res holds what this side found. */
 void validate_after(struct rb_session *s);
 void validate_free(struct rb_session *s);
 /* How a bench's --validate checks (metadata validate_method): "per-message"
