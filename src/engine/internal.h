@@ -296,7 +296,15 @@ int recv_again_checked(struct rb_session *s, bool more);
 int recv_reap(struct rb_session *s, struct recv_state *r, struct watch *w, bool may_sleep);
 int recv_drain(struct rb_session *s, struct recv_state *r);
 
-/* --validate (validate.c) */
+/* --validate (validate.c): the session's s->val, made by the first
+ * validate_prepare: the expected payload of each slot of each QP at this
+ * size (slots x stride per QP), and what the checks found. */
+struct rb_validate {
+	uint8_t *ref;
+	uint64_t *next;             /* per QP: UC/UD, the next sequence number due */
+	struct rb_vresult res;
+};
+
 int validate_prepare(struct rb_session *s);
 void validate_stamp(struct rb_session *s, int i, struct ibv_send_wr *wr, uint64_t k);
 void validate_recv(struct rb_session *s, int i, uint64_t c);

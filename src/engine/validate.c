@@ -112,6 +112,8 @@ int validate_prepare(struct rb_session *s)
 {
 	uint64_t slots = loop_addr_slots(s), stride = loop_addr_stride(s);
 
+	if (!s->val && !(s->val = calloc(1, sizeof(*s->val))))
+		return -ENOMEM;
 	free(s->val->ref);
 	free(s->val->next);
 	s->val->res = (struct rb_vresult){ .first_off = PATTERN_NONE };
@@ -128,10 +130,19 @@ int validate_prepare(struct rb_session *s)
 
 void validate_free(struct rb_session *s)
 {
-	free(s->val->ref);
-	free(s->val->next);
-	s->val->ref = NULL;
-	s->val->next = NULL;
+	if (s->val) {
+		free(s->val->ref);
+		free(s->val->next);
+	}
+	free(s->val);
+	s->val = NULL;
+}
+
+const struct rb_vresult *validate_result(const struct rb_session *s)
+{
+	static const struct rb_vresult none = { .first_off = -1 };
+
+	return s->val ? &s->val->res : &none;
 }
 
 /* The faults build's payload faults on QP 0's WR k (testfault.h): stale,
