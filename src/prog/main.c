@@ -2,7 +2,7 @@
 #include "cli/bench.h"
 #include "lib/log.h"
 #include "cli/options.h"
-#include "session/run.h"
+#include "driver/run.h"
 
 /* Each bench/ file defines this. */
 extern const struct rb_bench rb_bench;

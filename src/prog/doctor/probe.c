@@ -13,7 +13,7 @@
 #include "lib/log.h"
 #include "driver/benches.h"
 #include "cli/options.h"
-#include "session/run.h"
+#include "driver/run.h"
 
 struct step {
 	const char *name;

@@ -10,7 +10,7 @@
 #include "lib/clock.h"
 #include "lib/log.h"
 #include "prog/mpi/mpi_chan.h"
-#include "session/run.h"
+#include "driver/run.h"
 #include "lib/units.h"
 
 #define DEFAULT_LOAD_SIZE (64u << 10)

@@ -15,7 +15,7 @@
 #include "prog/mpi/mpi_report.h"
 #include "prog/mpi/mpi_steps.h"
 #include "prog/mpi/mpi_topo.h"
-#include "session/run.h"
+#include "driver/run.h"
 #include "lib/units.h"
 
 #define DEFAULT_BENCH "send_bw"
