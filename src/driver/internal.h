@@ -47,6 +47,17 @@ int check_local(const struct rb_session *s, struct rb_device *d);
 /* -W: the local port's counters, now. */
 int counters_now(const struct rb_session *s, uint64_t *val);
 
+/* ---- run.c, serve.c ---- */
+
+/* One session (its channel open) from HELLO to teardown, into r (NULL:
+ * an embedded session's rows go to its link); an RB_EXIT_* code. */
+int run_session(struct rb_session *s, struct report *r);
+/* The failed document (r NULL: an embedded session, none). */
+void report_failed(struct report *r, const struct rb_session *s);
+/* Serve clients on o->port until the first ends (--persistent: until a
+ * signal); an RB_EXIT_* code. */
+int run_server(const struct rb_bench *b, const struct rb_options *o);
+
 /* ---- size.c ---- */
 
 /* Every size of the run (-a: the sweep), each once or (--load-compare)

@@ -10,7 +10,8 @@
  *   loadrun.c   --load: the load's session in a thread of its own
  *   setup.c     device, placement, QPs (per thread), connect, teardown
  *   size.c      the size loop: one path for 1..N measuring loops
- *   run.c       one session end to end; client, server, embedded link
+ *   run.c       one session end to end: a client, an embedded link
+ *   serve.c     the server: its clients one after another (--persistent)
  *   loopback.c  --loopback: a server child and a client in one command
  */
 #ifndef RB_DRIVER_RUN_H
