@@ -60,6 +60,10 @@ int run_server(const struct rb_bench *b, const struct rb_options *o);
 
 /* ---- size.c ---- */
 
+/* A size's measure from its n workers' (size.c tells how): the one
+ * worker's own, or their total in sum (-j). */
+struct rb_measure *workers_sum(struct rb_worker *w, int n, struct rb_measure *sum);
+
 /* Every size of the run (-a: the sweep), each once or (--load-compare)
  * idle and loaded in turn; *partial: stopped early. */
 int run_sizes(struct rb_session *s, struct report *r, bool *partial);

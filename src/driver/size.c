@@ -113,15 +113,15 @@ static void measure_add(struct rb_measure *sum, const struct rb_measure *m)
  * sum of the threads' rates: the threads' windows differ a little).  No
  * peak: the threads' peaks need not coincide.
  */
-static struct rb_measure *workers_sum(struct workers *ws, struct rb_measure *sum)
+struct rb_measure *workers_sum(struct rb_worker *w, int n, struct rb_measure *sum)
 {
-	if (ws->n == 1)
-		return &ws->w[0].m;
+	if (n == 1)
+		return &w[0].m;
 	memset(sum, 0, sizeof(*sum));
 	sum->start_ns = sum->rx_start_ns = UINT64_MAX;
 	sum->peak_bps = NAN;
-	for (int i = 0; i < ws->n; i++)
-		measure_add(sum, &ws->w[i].m);
+	for (int i = 0; i < n; i++)
+		measure_add(sum, &w[i].m);
 	if (sum->start_ns == UINT64_MAX)
 		sum->start_ns = sum->end_ns;
 	if (sum->rx_start_ns == UINT64_MAX)
@@ -320,7 +320,7 @@ static int run_size(struct rb_session *s, struct report *r, bool *partial)
 	if (!err && s->opt->validate)
 		validate_after(s);
 	if (!err) {
-		m = workers_sum(&ws, &sum);
+		m = workers_sum(ws.w, ws.n, &sum);
 		memcpy(m->ctr_delta, ctr_delta, sizeof(ctr_delta));
 		err = size_row(s, r, m, row);
 	}
