@@ -74,9 +74,10 @@ struct lat_run {
 };
 
 /* Should the ping about to go be the last one? */
-static bool lat_is_last(const struct rb_session *s, struct lat_run *l)
+static bool lat_is_last(const struct rb_session *s, struct lat_run *l,
+			const volatile sig_atomic_t *stop)
 {
-	if (*s->stop)
+	if (*stop)
 		return true;
 	if (s->run.duration_ns)
 		return window_tick(&l->win, s, l->k);
@@ -131,6 +132,7 @@ static void lat_finish(struct rb_session *s, struct lat_run *l, struct rb_measur
 
 int loop_lat_send_ping(struct rb_session *s, struct rb_measure *m)
 {
+	const volatile sig_atomic_t *stop = s->stop; /* in a register: no load per ping */
 	struct post_set p;
 	struct lat_run l = { 0 };
 	struct ibv_wc wc;
@@ -144,7 +146,7 @@ int loop_lat_send_ping(struct rb_session *s, struct rb_measure *m)
 	if (!err)
 		err = ivl_init(&l.iv, s);
 	for (; !err && !last; l.k++) {
-		last = lat_is_last(s, &l);
+		last = lat_is_last(s, &l, stop);
 		l.t0 = clock_now_ns();
 		err = lat_post_one(s, &p, last);
 		if (!err)
@@ -226,6 +228,7 @@ static int write_one(struct rb_session *s, struct post_set *p, uint8_t seq, stru
 
 int loop_lat_write_ping(struct rb_session *s, struct rb_measure *m)
 {
+	const volatile sig_atomic_t *stop = s->stop; /* in a register: no load per ping */
 	struct post_set p;
 	struct lat_run l = { 0 };
 	struct watch w;
@@ -239,7 +242,7 @@ int loop_lat_write_ping(struct rb_session *s, struct rb_measure *m)
 	for (; !err && !last; l.k++) {
 		uint8_t seq;
 
-		last = lat_is_last(s, &l);
+		last = lat_is_last(s, &l, stop);
 		seq = last ? SEQ_LAST : seq_of(l.k);
 		l.t0 = clock_now_ns();
 		err = write_one(s, &p, seq, &w);
@@ -290,6 +293,7 @@ static sample_check oneside_check(const struct rb_session *s)
 
 int loop_lat_oneside(struct rb_session *s, struct rb_measure *m)
 {
+	const volatile sig_atomic_t *stop = s->stop; /* in a register: no load per ping */
 	sample_check check = oneside_check(s);
 	struct post_set p;
 	struct lat_run l = { 0 };
@@ -303,7 +307,7 @@ int loop_lat_oneside(struct rb_session *s, struct rb_measure *m)
 	if (!err)
 		err = ivl_init(&l.iv, s);
 	for (; !err && !last; l.k++) {
-		last = lat_is_last(s, &l);
+		last = lat_is_last(s, &l, stop);
 		l.t0 = clock_now_ns();
 		wr_operands(s, &p, 0, &p.wr[0], l.k);
 		err = lat_post_one(s, &p, false);
