@@ -3,6 +3,8 @@
  * placement, buffers and QPs of the session or (-j) of each thread, the
  * outstanding reads agreed, the QPs connected; teardown in reverse order.
  */
+#include "config.h"
+
 #include "driver/internal.h"
 
 #include <errno.h>
