@@ -498,6 +498,21 @@ done
 [ -z "$vbad" ]
 ok $? "every script in scripts/ answers --version with its name and the version (not:${vbad:- none})"
 
+# --- the rbresults package: installed whole, the one reader of results ---------------
+
+missing=""
+for f in $(cd "$top_srcdir" && find scripts/rbresults -name '*.py' | sort); do
+	grep -q "$f\b" "$top_srcdir/Makefile.am" || missing="$missing $f"
+done
+[ -z "$missing" ]
+ok $? "every module of scripts/rbresults/ is installed by Makefile.am (not:${missing:- none})"
+# a tool reads result files through rbresults only (csv.DictReader, json.load
+# of a result are rbresults's); rb-icount reads callgrind's files, not results
+own=$(cd "$top_srcdir" && grep -lE 'csv\.(DictReader|reader)|json\.loads?\(' scripts/tools/* scripts/dev/rb-vs-perftest \
+	$(find scripts/dev -name '*.py') 2>/dev/null | tr '\n' ' ')
+[ -z "$own" ]
+ok $? "no tool in scripts/tools/ nor rb-vs-perftest parses CSV or JSON on its own (not: ${own:-none})"
+
 # --- rb-quickstart: its help from any folder, --build checked before anything runs ---
 
 qs=$top_srcdir/scripts/tools/rb-quickstart
