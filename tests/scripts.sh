@@ -354,6 +354,25 @@ run "$top_srcdir/scripts/tools/rb-regress" -r x HEAD
 [ "$st" = 2 ] && grep -q 'reps is not a number: x' "$tmp/err"
 ok $? "rb-regress: -r x: exit 2 (status $st)"
 
+# --- rb-vs-perftest --summarize: the published comparison, re-made through rbresults ---
+
+if command -v python3 >/dev/null; then
+	for d in "" /2026-12-01; do	# the sidecar format, then the earlier one ("# key=value")
+		mkdir -p "$tmp/vs$d" && cp "$top_srcdir/results/perftest$d"/runs*.csv "$tmp/vs$d/" &&
+			cp "$top_srcdir/results/perftest$d"/runs*.meta.json "$tmp/vs$d/" 2>/dev/null
+		run python3 "$top_srcdir/scripts/dev/rb-vs-perftest" --summarize --out "$tmp/vs$d"
+		rows=$(grep -c . "$tmp/vs$d/comparison.csv" 2>/dev/null)
+		[ "$st" = 0 ] && [ "$rows" -gt 10 ] && grep -q '^send_bw ' "$tmp/out"
+		ok $? "rb-vs-perftest --summarize on results/perftest$d's runs: exit 0, $rows rows, the table printed (status $st)"
+	done
+	cmp -s <(tr -d '\r' <"$tmp/vs/comparison.csv") <(tr -d '\r' <"$top_srcdir/results/perftest/comparison.csv")
+	ok $? "rb-vs-perftest --summarize re-makes results/perftest/comparison.csv as published"
+else
+	for c in "the sidecar format" "the earlier format" "as published"; do
+		skip "rb-vs-perftest --summarize: $c" "python3 is not installed"
+	done
+fi
+
 # --- rb-icount: usage, and its callgrind reader on two canned files -------------------
 # tests/data/icount: ib_write_bw at 100 and 300 messages, written by hand in
 # callgrind's format (compressed names defined in another order in each
