@@ -1046,6 +1046,26 @@ EOF
 	echo ".TE"
 }
 
+# rb_mpi(1)'s --bench: the list's names, four a line, rb_mpi's default said.
+mpi_names_block() {
+	local def
+	def=$(sed -n 's/^#define DEFAULT_BENCH "\(.*\)"$/\1/p' "$top/src/prog/mpi/mpi_main.c")
+	echo "$benches" | awk -v def="$def" '
+		function q(s) { return s ~ / / ? "\"" s "\"" : s }
+		{ n[++k] = $0 }
+		END {
+			line = ".BR"
+			for (i = 1; i <= k; i++) {
+				line = line " " n[i]
+				if (i == k) { print line; break }
+				sep = i == k - 1 ? " or " : ", "
+				if (n[i] == def) sep = " (the default)" sep
+				if (i % 4) { line = line " " q(sep); continue }
+				sub(/ $/, "", sep); print line " " q(sep); line = ".BR"
+			}
+		}'
+}
+
 # Replace the block KIND of PAGE with the file BODY.
 splice() { # PAGE KIND BODY
 	awk -v kind="$2" -v body="$3" '
@@ -1114,4 +1134,6 @@ common_block | sed -e 's/@SIZE@/per test/g; s/@ITERS@/per test/g; s/@TX@/per tes
 defaults_block >"$tmp/defaults"
 splice "$top/man/rdmabench.7" common-options "$tmp/common"
 splice "$top/man/rdmabench.7" defaults "$tmp/defaults"
-echo "gen-options.sh: updated man/rb_*.1 and man/rdmabench.7 from $build" >&2
+mpi_names_block >"$tmp/mpi-names"
+splice "$top/man/rb_mpi.1" bench-names "$tmp/mpi-names"
+echo "gen-options.sh: updated man/rb_*.1, man/rdmabench.7 and rb_mpi(1)'s --bench from $build" >&2

@@ -8,7 +8,8 @@
 #  - no file of src/, tests/, scripts/, completion/ or man/gen-options.sh
 #    holds a list of all the benchmarks (a line naming every one);
 #  - the built programs, rb_mpi's --bench list, the built completion and the
-#    man pages show the list, in its order.
+#    man pages show the list, in its order, and man/gen-options.sh remakes
+#    the pages as they are.
 # The file checker is first run on a planted tree that it must reject.
 # Needs the programs built; env top_srcdir and top_builddir (absolute).
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
@@ -115,6 +116,17 @@ got=$(sed -n '/^\.\\" BEGIN gen-options.sh defaults/,/^\.\\" END/p' "$top_srcdir
 	sed -n 's/^rb_\([a-z0-9_]*\)\t.*/\1/p' | paste -sd' ')
 [ "$got" = "$(paste -sd' ' "$tmp/names")" ] || { st=1; echo "rdmabench(7) DEFAULTS: $got" | diag; }
 ok $st "the man pages: man/rb_NAME.1 each, rb_mpi(1) names each, rdmabench(7)'s DEFAULTS in the list's order"
+
+# The pages are what man/gen-options.sh makes of the list and the programs
+# now: run it on a copy of man/, bench/ and src/ and compare.
+mkdir -p "$tmp/pages"
+cp -R "$top_srcdir/man" "$top_srcdir/bench" "$top_srcdir/src" "$tmp/pages/" &&
+	chmod -R u+w "$tmp/pages" &&
+	bash "$tmp/pages/man/gen-options.sh" "$top_builddir" 2>"$tmp/gen.err" &&
+	diff -r "$top_srcdir/man" "$tmp/pages/man" >"$tmp/gen.diff"
+st=$?
+ok $st "man/gen-options.sh remakes the pages identically (else: run it, commit the pages)"
+[ $st = 0 ] || { cat "$tmp/gen.err"; head -n 40 "$tmp/gen.diff"; } | diag
 
 echo "1..$n"
 [ "$failed" = 0 ]
