@@ -127,11 +127,13 @@ static int load_options(struct mpi_job *job)
 {
 	struct mpi_load *ld = &job->load;
 	const struct rb_options *o = &job->opt;
-	char size[32], *argv[] = { "rb_mpi", "-s", size, "--run_infinitely", NULL };
 	struct rb_session cols_of = { .bench = ld->bench, .opt = &ld->opt };
 
-	snprintf(size, sizeof(size), "%llu", (unsigned long long)ld->size);
-	if (options_parse(4, argv, ld->bench, &ld->opt))
+	options_init_defaults(ld->bench, &ld->opt);
+	snprintf(ld->opt.cmdline, sizeof(ld->opt.cmdline), "rb_mpi (--background %s)", ld->bench->name);
+	ld->opt.size = ld->size;
+	ld->opt.run_infinitely = true;
+	if (options_finish(ld->bench, &ld->opt))
 		return mpi_usage_error("--background", ld->bench->name, "cannot run with these options");
 	options_inherit(&ld->opt, o);
 	ld->opt.events = o->events;
