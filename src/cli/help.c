@@ -55,10 +55,6 @@ static void default_text(const struct opt_row *r, const struct rb_bench *b, char
 		inline_default_text(b, buf, len);
 	else if (r->code == OPT_PCTS)
 		pcts_text(&d, buf, len);
-	else if (r->code == OPT_CLOCK)
-		snprintf(buf, len, "%s", d.clock == CLK_AUTO ? "auto" : "?");
-	else if (r->code == OPT_LOAD_SIZE)
-		snprintf(buf, len, "%llu", (unsigned long long)d.load.size);
 	else
 		opt_value_text(r, &d, buf, len);
 }

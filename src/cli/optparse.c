@@ -136,6 +136,8 @@ int opt_apply(const struct opt_prog *p, const char *who, const struct opt_row *r
 
 	if (r->given)
 		*(bool *)((char *)dst + r->given - 1) = true;
+	if (r->parse)
+		return r->parse(r, val, dst);
 	switch (r->type) {
 	case OT_FLAG: *FIELD(dst, r, bool) = true; return 0;
 	case OT_STR: *FIELD(dst, r, const char *) = val; return 0;
@@ -145,7 +147,6 @@ int opt_apply(const struct opt_prog *p, const char *who, const struct opt_row *r
 		err = units_parse_size(val, (uint64_t)r->min, (uint64_t)r->max, FIELD(dst, r, uint64_t));
 		return err ? value_error(p, who, r, val, err) : 0;
 	case OT_ENUM: return apply_enum(p, who, r, val, dst);
-	case OT_CUSTOM: return r->parse(r, val, dst);
 	default: return 0;
 	}
 }
@@ -221,7 +222,7 @@ int opt_parse(const struct opt_prog *p, const char *who, int argc, char **argv, 
 		goto out;
 	build_getopt(p, lo, alt, so);
 	opterr = 0;
-	optind = 1;
+	optind = 0;          /* 0: glibc starts afresh (a second parse in one process) */
 	rc = 0;
 	while (!rc && (c = getopt_long(argc, argv, so, lo, NULL)) != -1)
 		rc = parse_one(p, who, c, argv, features, dst);

@@ -35,7 +35,7 @@ enum opt_type {
 	OT_NUMBER,      /* double in [min, max] (strtod) */
 	OT_SIZE,        /* uint64_t, K/M/G suffixes, in [min, max] */
 	OT_ENUM,        /* int: one of names (case ignored) */
-	OT_CUSTOM,      /* the row's parse function */
+	OT_CUSTOM,      /* a value of its own kind: the row's parse function */
 	OT_NOP,         /* accepted, no effect */
 	OT_HELP,        /* print the help: opt_parse returns OPT_HELP */
 	OT_VERSION,     /* OPT_VERSION */
@@ -98,7 +98,8 @@ struct opt_row {
 	int group;              /* --help group */
 	const char *help;       /* NULL: an alias, not listed */
 	const char *expect;     /* what a value should be, for errors (NULL: from the type) */
-	opt_parse_fn parse;     /* OT_CUSTOM */
+	opt_parse_fn parse;     /* a parser of its own (NULL: the type's); the type still says
+				 * what the field holds (--help's default, META) */
 	const struct opt_name *names;   /* OT_ENUM, ends with a NULL name */
 	bool show_def;          /* --help shows the default (options_defaults') */
 	bool opt_arg;           /* the value is optional (--csv[=FILE]) */

@@ -28,6 +28,8 @@
 const struct opt_name transport_names[] = { { "RC", TR_RC }, { "UC", TR_UC }, { "UD", TR_UD }, { NULL, 0 } };
 const struct opt_name atomic_names[] = { { "FETCH_AND_ADD", ATOMIC_FETCH_ADD }, { "CMP_AND_SWAP", ATOMIC_CMP_SWAP }, { NULL, 0 } };
 
+static const struct opt_name clock_names[] = { { "auto", CLK_AUTO }, { "tsc", CLK_TSC }, { "monotonic", CLK_MONOTONIC }, { NULL, 0 } };
+
 /* clang-format off */
 static const struct opt_row rows[] = {
 	{ "ib-dev", 'd', OT_STR, "DEV", F(ib_dev), .group = G_CONN, .help = "RDMA device (default: the first one)" },
@@ -37,12 +39,12 @@ static const struct opt_row rows[] = {
 	{ "bind", OPT_BIND, OT_STR, "ADDR", F(bind_addr), .group = G_CONN, .help = "server: listen on ADDR only (default: all)" },
 	{ "connection", 'c', OT_ENUM, "TR", F(transport), .names = transport_names, .group = G_CONN, .help = "transport", .show_def = 1, PEER_T(3, "transport (-c)", peer_text_transport), META(101, "transport", "Connection type", MW_ALWAYS, 0) },
 	{ "rdma-cm", 'R', OT_FLAG, NULL, F(rdma_cm), .group = G_CONN, .help = "connect the QPs with librdmacm", PEER(12, "rdma_cm (-R)"), META_ON(401, "connect", "Connection setup", MW_ALWAYS, "rdma_cm", "manual (TCP exchange)") },
-	{ "mtu", 'm', OT_CUSTOM, "BYTES", F(mtu), .parse = opt_parse_mtu, .group = G_CONN, .help = "path MTU 256..4096 (default: the smaller active MTU)" },
+	{ "mtu", 'm', OT_INT, "BYTES", F(mtu), .parse = opt_parse_mtu, .group = G_CONN, .help = "path MTU 256..4096 (default: the smaller active MTU)" },
 	{ "qp-timeout", 'u', OT_UINT, "N", F(qp_timeout), R(0, 31), .group = G_CONN, .help = "QP ack timeout 4.096us*2^N, 0..31", .show_def = 1 },
 	{ "sl", 'S', OT_UINT, "N", F(sl), R(0, 15), GIVEN(sl_given), .group = G_CONN, .help = "service level 0..15", .show_def = 1 },
 	{ "tclass", OPT_TCLASS, OT_INT, "N", F(tclass), R(0, 255), .group = G_CONN, .help = "traffic class 0..255 (with -R: the rdma_cm ToS)" },
-	{ "source-ip", OPT_SOURCE_IP, OT_CUSTOM, "ADDR", F(source_ip), .parse = opt_parse_ip, .group = G_CONN, .help = "client with -R: bind rdma_cm to this local address" },
-	{ "bind-source-ip", OPT_SOURCE_IP, OT_CUSTOM, "ADDR", F(source_ip), .parse = opt_parse_ip, .group = G_CONN },
+	{ "source-ip", OPT_SOURCE_IP, OT_STR, "ADDR", F(source_ip), .parse = opt_parse_ip, .group = G_CONN, .help = "client with -R: bind rdma_cm to this local address" },
+	{ "bind-source-ip", OPT_SOURCE_IP, OT_STR, "ADDR", F(source_ip), .parse = opt_parse_ip, .group = G_CONN },
 	{ "persistent", OPT_PERSISTENT, OT_FLAG, NULL, F(persistent), .group = G_CONN, .help = "server: serve clients one after another" },
 	{ "loopback", OPT_LOOPBACK, OT_FLAG, NULL, F(loopback), .group = G_CONN, .help = "run the server and the client here, in one command" },
 	{ "timeout", OPT_TIMEOUT, OT_SECONDS, "SECONDS", F(timeout_s), R(0.1, 3600), .group = G_CONN, .help = "deadline for a silent peer or a stalled queue", .show_def = 1 },
@@ -71,15 +73,15 @@ static const struct opt_row rows[] = {
 	{ "atomic-same-address", OPT_ATOMIC_SAME, OT_FLAG, NULL, F(atomic_same_address), .feat = FEAT_ATOMIC_OP, .group = G_TEST, .help = "every atomic of a QP on one 8-byte word (default: 64 slots, 64 B apart, as perftest)", PEER_FN(29, "one target word (--atomic-same-address)", peer_atomic_same, peer_text_onoff) },
 	{ "validate", OPT_VALIDATE, OT_FLAG, NULL, F(validate), .feat = FEAT_VALIDATE, .group = G_TEST, .help = "check each message's payload (atomics: each result) where it lands; exit 1 on a mismatch", PEER(19, "payload validation (--validate)") },
 	{ "load", OPT_LOAD, OT_STR, "BENCH", F(load.bench_text), .feat = FEAT_LATENCY, .group = G_TEST, .help = "run BENCH (send_bw, write_bw, read_bw) on QPs of its own, in a thread on a CPU of its own, for the whole latency run", PEER_FN(20, "background load (--load)", peer_load, peer_text_load), META_FN(410, "load", "Load", MW_LOAD, meta_load) },
-	{ "load-size", OPT_LOAD_SIZE, OT_CUSTOM, "BYTES", F(load.size), GIVEN(load.size_given), .parse = opt_parse_load_size, .feat = FEAT_LATENCY, .group = G_TEST, .help = "with --load: the load's message size, K/M suffixes", .show_def = 1, PEER_FN(21, "load size (--load-size)", peer_load_size, NULL), META(411, "load_size", "Load size[B]", MW_LOAD, 0) },
+	{ "load-size", OPT_LOAD_SIZE, OT_SIZE, "BYTES", F(load.size), GIVEN(load.size_given), .parse = opt_parse_load_size, .feat = FEAT_LATENCY, .group = G_TEST, .help = "with --load: the load's message size, K/M suffixes", .show_def = 1, PEER_FN(21, "load size (--load-size)", peer_load_size, NULL), META(411, "load_size", "Load size[B]", MW_LOAD, 0) },
 	{ "load-qps", OPT_LOAD_QPS, OT_U64, "N", F(load.qps), R(1, RB_MAX_QPS), GIVEN(load.qps_given), .feat = FEAT_LATENCY, .group = G_TEST, .help = "with --load: the load's QPs", .show_def = 1, PEER_FN(22, "load QPs (--load-qps)", peer_load_qps, NULL), META(412, "load_qps", "Load QPs", MW_LOAD, 0) },
 	{ "load-compare", OPT_LOAD_COMPARE, OT_FLAG, NULL, F(load.compare), .feat = FEAT_LATENCY, .group = G_TEST, .help = "with --load: each size idle then loaded, interleaved, with the loaded/idle ratio of each percentile", PEER(23, "idle vs loaded (--load-compare)"), META_FN(413, "load_placement", "Load CPU", MW_LOAD, meta_load_tail) },
-	{ "clock", OPT_CLOCK, OT_CUSTOM, "auto|tsc|monotonic", F(clock), .parse = opt_parse_clock, .group = G_TEST, .help = "timestamps from the TSC, from clock_gettime, or auto: the TSC where clock_gettime is slow", .show_def = 1 },
+	{ "clock", OPT_CLOCK, OT_ENUM, "auto|tsc|monotonic", F(clock), .names = clock_names, .parse = opt_parse_clock, .group = G_TEST, .help = "timestamps from the TSC, from clock_gettime, or auto: the TSC where clock_gettime is slow", .show_def = 1 },
 	{ "CPU-freq", 'F', OT_NOP, NULL, 0, .group = G_TEST, .help = "accepted for perftest compatibility (no effect)" },
 	{ "report-gbits", OPT_GBITS, OT_FLAG, NULL, F(report_gbits), .feat = FEAT_BANDWIDTH, .group = G_OUTPUT, .help = "human table: bandwidth in Gb/s instead of MiB/s" },
 	{ "percentiles", OPT_PCTS, OT_CUSTOM, "LIST", F(pcts), .parse = opt_parse_pcts, .feat = FEAT_LATENCY, .group = G_OUTPUT, .help = "latency percentiles", .show_def = 1, PEER_FN(15, "percentile list (--percentiles)", peer_pcts, peer_text_list) },
-	{ "csv", OPT_CSV, OT_CUSTOM, "FILE", F(out_file), .parse = opt_parse_output, .opt_arg = 1, .group = G_OUTPUT, .help = "results as CSV (to FILE, or stdout)" },
-	{ "json", OPT_JSON, OT_CUSTOM, "FILE", F(out_file), .parse = opt_parse_output, .opt_arg = 1, .group = G_OUTPUT, .help = "results as JSON (to FILE, or stdout)" },
+	{ "csv", OPT_CSV, OT_STR, "FILE", F(out_file), .parse = opt_parse_output, .opt_arg = 1, .group = G_OUTPUT, .help = "results as CSV (to FILE, or stdout)" },
+	{ "json", OPT_JSON, OT_STR, "FILE", F(out_file), .parse = opt_parse_output, .opt_arg = 1, .group = G_OUTPUT, .help = "results as JSON (to FILE, or stdout)" },
 	{ "report-counters", 'W', OT_CUSTOM, "LIST", F(counters), .parse = opt_parse_counters, .group = G_OUTPUT, .help = "report port counters' changes: counters/NAME, hw_counters/NAME or NAME, comma-separated", PEER_FN(16, "counter list (-W)", peer_counters, peer_text_list) },
 	{ "histogram", 'H', OT_STR, "FILE", F(histogram_file), .feat = FEAT_LATENCY, .group = G_OUTPUT, .help = "latency histogram as CSV to FILE" },
 	{ "raw", OPT_RAW, OT_STR, "FILE", F(raw_file), .feat = FEAT_LATENCY, .group = G_OUTPUT, .help = "every latency sample, in order, to FILE" },
