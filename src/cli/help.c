@@ -70,7 +70,7 @@ static void usage_line(const struct opt_row *r, const struct rb_bench *b, FILE *
 	snprintf(text, sizeof(text), "%s%s%s%s%s", r->help,
 		 r->code == 'a' && (b->transports & TR_UD) ? " (UD: up to the MTU)" : "",
 		 def[0] ? " (default " : "", def, def[0] ? ")" : "");
-	opt_help_line(f, r, arg, text);
+	opt_help_line(f, &options_prog, r, arg, text);
 }
 
 static bool listed(const struct opt_row *r, const struct rb_bench *b)

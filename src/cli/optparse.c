@@ -23,7 +23,7 @@ const struct opt_row *opt_row_by_code(const struct opt_prog *p, int code)
 const struct opt_row *opt_row_by_name(const struct opt_prog *p, const char *name)
 {
 	for (size_t i = 0; i < p->n; i++)
-		if (!strcmp(p->rows[i].name, name))
+		if (p->rows[i].name && !strcmp(p->rows[i].name, name))
 			return &p->rows[i];
 	return NULL;
 }
@@ -176,9 +176,10 @@ static void build_getopt(const struct opt_prog *p, struct option *lo, char (*alt
 		const struct opt_row *r = &p->rows[i];
 		int has = r->opt_arg ? optional_argument : r->arg ? required_argument : no_argument;
 
-		lo[k++] = (struct option){ r->name, has, NULL, r->code };
 		alt[i][0] = '\0';
-		if (p->both_spellings)
+		if (r->name)
+			lo[k++] = (struct option){ r->name, has, NULL, r->code };
+		if (r->name && p->both_spellings)
 			opt_alt_name(r->name, alt[i], ALT_LEN);
 		if (alt[i][0])
 			lo[k++] = (struct option){ alt[i], has, NULL, r->code };
@@ -241,10 +242,10 @@ int opt_take(const struct opt_prog *p, const char *who, int argc, char **argv, i
 	*taken = false;
 	for (size_t k = 0; k < p->n && !*taken; k++) {
 		const struct opt_row *r = &p->rows[k];
-		size_t n = strlen(r->name);
+		size_t n = r->name ? strlen(r->name) : 0;
 		bool is_short = r->code < 256 && word[0] == '-' && word[1] == r->code && !word[2];
 
-		if (!is_short && (strncmp(word, "--", 2) || strncmp(word + 2, r->name, n) ||
+		if (!is_short && (!r->name || strncmp(word, "--", 2) || strncmp(word + 2, r->name, n) ||
 				  (word[2 + n] && (word[2 + n] != '=' || !r->arg))))
 			continue;
 		*taken = true;
@@ -320,17 +321,29 @@ void opt_help_wrap(FILE *f, const char *text, int col)
 	fputc('\n', f);
 }
 
-void opt_help_line(FILE *f, const struct opt_row *r, const char *argname, const char *text)
+void opt_help_line(FILE *f, const struct opt_prog *p, const struct opt_row *r, const char *argname,
+		   const char *text)
 {
+	int width = p->help_head ? p->help_head : HELP_HEAD;
 	char head[96];
 	bool s = r->code < 256;
 
 	snprintf(head, sizeof(head), "%s%c%s--%s%s%s%s", s ? "-" : " ", s ? r->code : ' ',
 		 s ? ", " : "  ", r->name, !r->arg ? "" : r->opt_arg ? "[=" : "=",
 		 r->arg ? argname : "", r->opt_arg ? "]" : "");
-	if ((int)strlen(head) > HELP_HEAD)
-		fprintf(f, "  %s\n%*s", head, HELP_HEAD + 3, "");
+	if ((int)strlen(head) > width)
+		fprintf(f, "  %s\n%*s", head, width + 3, "");
 	else
-		fprintf(f, "  %-*s ", HELP_HEAD, head);
-	opt_help_wrap(f, text, HELP_HEAD + 3);
+		fprintf(f, "  %-*s ", width, head);
+	if (p->help_nowrap)
+		fprintf(f, "%s\n", text);
+	else
+		opt_help_wrap(f, text, width + 3);
+}
+
+void opt_help_rows(FILE *f, const struct opt_prog *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (p->rows[i].help && p->rows[i].name)
+			opt_help_line(f, p, &p->rows[i], p->rows[i].arg, p->rows[i].help);
 }

@@ -87,7 +87,7 @@ struct opt_peer {
 };
 
 struct opt_row {
-	const char *name;       /* long name as --help shows it */
+	const char *name;       /* long name as --help shows it; NULL: a letter only */
 	int code;               /* a letter, or >= 256: long only */
 	enum opt_type type;
 	const char *arg;        /* the value's name in --help; NULL: takes none */
@@ -122,6 +122,8 @@ struct opt_prog {
 		     int err, const char *expect);
 	/* Integers (OT_INT, OT_UINT, OT_U16, OT_U64) another way (NULL: units_parse_uint). */
 	int (*whole)(const char *s, uint64_t min, uint64_t max, uint64_t *v);
+	int help_head;          /* --help: the width of the option heads (0: 24) */
+	bool help_nowrap;       /* --help: each text on one line, however long */
 };
 
 /* What opt_parse returns besides 0 and an error. */
@@ -157,7 +159,10 @@ uint64_t opt_value_u64(const struct opt_row *r, const void *src);
 const char *opt_enum_name(const struct opt_name *names, int value);
 
 /* --help: "  -d, --ib-dev=DEV         text (default X)", wrapped at 79. */
-void opt_help_line(FILE *f, const struct opt_row *r, const char *argname, const char *text);
+void opt_help_line(FILE *f, const struct opt_prog *p, const struct opt_row *r, const char *argname,
+		   const char *text);
+/* Every row of p with a help text, in order, as opt_help_line. */
+void opt_help_rows(FILE *f, const struct opt_prog *p);
 void opt_help_wrap(FILE *f, const char *text, int col);
 
 #define OPT_FIELD(type, field) offsetof(type, field)

@@ -97,5 +97,6 @@ static const struct opt_row rows[] = {
 /* clang-format on */
 
 const struct opt_prog options_prog = {
-	"rdmabench", rows, sizeof(rows) / sizeof(rows[0]), true, false, options_error, NULL,
+	.name = "rdmabench", .rows = rows, .n = sizeof(rows) / sizeof(rows[0]),
+	.both_spellings = true, .error = options_error,
 };
