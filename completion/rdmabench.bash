@@ -1,7 +1,9 @@
 # bash completion for rdmabench: the eight benchmarks, rb_devices, rb_doctor,
 # rb-testbed, rb-plot, rb-compare, rb-campaign, rb-regress, rb-heatmap, rb-wire, rb_mpi.  The options come
 # from the program's own --help each time, so they never drift from the
-# program; only the values of a few options are known here.  Needs no
+# program (the benchmarks' --help comes from their option rows, src/cli/rows.c),
+# and so do the values --help lists as A|B|C (-c, --clock); only the values
+# of a few other options are known here.  Needs no
 # bash-completion package (uses it when present).
 #
 # Installed once as .../bash-completion/completions/rdmabench, with a link
@@ -76,9 +78,7 @@ _rdmabench_values()
 			[ -e "$d" ] && printf '%s\n' "${d##*/}"
 		done
 		;;
-	-c | --connection) printf '%s\n' RC UC UD ;;
 	-A | --atomic-type) printf '%s\n' FETCH_AND_ADD CMP_AND_SWAP ;;
-	--clock) printf '%s\n' auto tsc monotonic ;;
 	--load) printf '%s\n' send_bw write_bw read_bw ;;
 	--y-scale) printf '%s\n' auto linear log ;;
 	-m | --mtu) printf '%s\n' 256 512 1024 2048 4096 ;;
@@ -100,11 +100,32 @@ _rdmabench_values()
 	esac
 }
 
-# COMPREPLY from the values of OPT that start with CUR, each with PREFIX.
+# The values PROG's --help lists for OPTION as A|B|C ("--connection=RC|UC"),
+# one a line; -c's is a list even of one (rb_read_bw's "--connection=RC").
+_rdmabench_listed_values()
+{
+	local one=0
+	case ${2//_/-} in -c | --connection) one=1 ;; esac
+	"$1" --help 2>/dev/null | awk -v o="${2//_/-}" -v one=$one '
+		/^ +-/ {
+			h = $0; sub(/^ +/, "", h); sub(/  .*/, "", h)
+			n = split(h, p, /, /); named = 0; v = ""
+			for (i = 1; i <= n; i++) {
+				name = p[i]; sub(/[=[ ].*/, "", name)
+				if (name == o) named = 1
+				if (match(p[i], one ? "=[^ ]+" : "=[^ ]*[|][^ ]*")) v = substr(p[i], RSTART + 1, RLENGTH - 1)
+			}
+			if (named && v != "") { gsub(/[][]/, "", v); gsub(/[|]/, "\n", v); print v }
+		}'
+}
+
+# COMPREPLY from the values of OPT that start with CUR, each with PREFIX
+# (cmd: the program, from _rdmabench).
 _rdmabench_complete_value()
 {
 	local opt=$1 cur=$2 prefix=$3 v
 	v=$(_rdmabench_values "$opt")
+	[ -n "$v" ] || v=$(_rdmabench_listed_values "$cmd" "$opt")
 	case $v in
 	@file) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); compopt -o filenames 2>/dev/null ;;
 	@dir) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); compopt -o filenames 2>/dev/null ;;
