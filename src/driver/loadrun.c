@@ -52,17 +52,19 @@ static int load_timeout_ms(const struct rb_session *s)
  * bytes in a short latency window are not rounded to -Q batches. */
 static int load_options(struct loadrun *L, const struct rb_options *o)
 {
-	char size[24], qps[24], ivl[24];
-	char *argv[] = { (char *)L->bench->name, "-s", size, "-q", qps, "--run_infinitely",
-			 "--interval", ivl, "-Q", "1", NULL };
-	int argc = o->load.size >= LOADRUN_EXACT_SIZE ? 10 : 8;
+	struct rb_options *lo = &L->opt;
 
-	snprintf(size, sizeof(size), "%llu", (unsigned long long)o->load.size);
-	snprintf(qps, sizeof(qps), "%llu", (unsigned long long)o->load.qps);
-	snprintf(ivl, sizeof(ivl), "%g", LOADRUN_INTERVAL_S);
-	if (options_parse(argc, argv, L->bench, &L->opt))
+	options_init_defaults(L->bench, lo);
+	snprintf(lo->cmdline, sizeof(lo->cmdline), "%s (--load)", L->bench->name);
+	lo->size = o->load.size;
+	lo->qps = (unsigned)o->load.qps;
+	lo->run_infinitely = true;
+	lo->interval_s = LOADRUN_INTERVAL_S;
+	if (o->load.size >= LOADRUN_EXACT_SIZE)
+		options_set_cq_mod(lo, 1);
+	if (options_finish(L->bench, lo))
 		return -EINVAL;
-	options_inherit(&L->opt, o);
+	options_inherit(lo, o);
 	return 0;
 }
 

@@ -444,14 +444,6 @@ static void meta_cq_mod(struct report *r, const struct rb_options *o)
 		out_meta_str(r->out, "cq_mod_by_size", "CQ Moderation by size[B:WRs]", buf);
 }
 
-/* How the loops wait for completions (--events, --poll-pause). */
-static const char *completion_text(const struct rb_options *o)
-{
-	if (o->events)
-		return o->poll_pause ? "events, pause between empty polls" : "events";
-	return o->poll_pause ? "busy poll, pause between empty polls" : "busy poll";
-}
-
 /* What the checks cover: --validate's method (src/engine/validate.c), the
  * atomics' result check (src/engine/wr.c). */
 static void meta_checks(struct report *r, const struct rb_session *s)
@@ -484,63 +476,27 @@ static void meta_addresses(struct report *r, const struct rb_session *s)
 		     RB_CYCLE_BYTES / 2);
 }
 
-/* --load: what runs beside the latency test. */
-static void meta_load(struct report *r, const struct rb_options *o)
-{
-	if (o->load_bench == LOAD_NONE)
-		return;
-	out_meta_str(r->out, "load", "Load", load_bench_name(o->load_bench));
-	out_meta_u64(r->out, "load_size", "Load size[B]", o->load.size);
-	out_meta_u64(r->out, "load_qps", "Load QPs", o->load.qps);
-	out_meta_str(r->out, "load_placement", "Load CPU",
-		     "a thread of its own, its CPU chosen apart from the latency loop's (column load_cpu)");
-	if (o->load.compare)
-		out_meta_u64(r->out, "load_compare_reps", "Idle/loaded reps", LOAD_COMPARE_REPS);
-}
-
+/* The test: the options' keys (options_meta, from the META rows of
+ * src/cli/rows.c) and between them what the session and the engine chose. */
 static void meta_test(struct report *r, const struct rb_session *s)
 {
 	const struct rb_options *o = s->opt;
 	char text[32];
 
-	out_meta_str(r->out, "transport", "Connection type", options_transport_name(o->transport));
-	out_meta_u64(r->out, "qps", "Number of qps", o->qps);
-	out_meta_u64(r->out, "tx_depth", "TX depth", o->tx_depth);
-	if (s->bench->verb == VERB_SEND)
-		out_meta_u64(r->out, "rx_depth", "RX depth", o->rx_depth);
-	if (s->bench->metric == METRIC_BW) {
-		out_meta_u64(r->out, "cq_mod", "CQ Moderation", o->cq_mod);
+	options_meta(r->out, o, s->bench, OPTIONS_META_QUEUES);
+	if (s->bench->metric == METRIC_BW)
 		meta_cq_mod(r, o);
-		out_meta_u64(r->out, "post_list", "Post list", o->post_list);
-		out_meta_str(r->out, "bidirectional", "Bidirectional", o->bidir ? "yes" : "no");
-	}
+	options_meta(r->out, o, s->bench, OPTIONS_META_POSTING);
 	if (s->bench->verb == VERB_READ || s->bench->verb == VERB_ATOMIC)
 		out_meta_u64(r->out, "outstanding", "Outstand reads", s->conn.q.outs);
-	if (s->bench->verb == VERB_ATOMIC)
-		out_meta_str(r->out, "atomic_op", "Atomic op", options_atomic_name(o->atomic_op));
+	options_meta(r->out, o, s->bench, OPTIONS_META_ATOMIC);
 	meta_addresses(r, s);
 	meta_checks(r, s);
 	out_meta_u64(r->out, "inline_bytes", "Max inline data[B]", s->conn.q.max_inline);
 	out_meta_str(r->out, "inline", "Inline", qps_inline_text(&s->conn.q, text, sizeof(text)));
 	out_meta_u64(r->out, "inline_granted", "Inline granted[B]", s->conn.q.inline_granted);
 	out_meta_str(r->out, "relaxed_ordering", "PCIe relax order", qps_relaxed_text(&s->conn.q));
-	out_meta_str(r->out, "connect", "Connection setup", o->rdma_cm ? "rdma_cm" : "manual (TCP exchange)");
-	out_meta_str(r->out, "completion", "Completions", completion_text(o));
-	if (o->run_infinitely) {
-		out_meta_str(r->out, "run_infinitely", "Duration", "until stopped (--run_infinitely)");
-		out_meta_double(r->out, "warmup_s", "Warm-up[s]", o->warmup_s, 3);
-	} else if (o->duration_s > 0) {
-		out_meta_double(r->out, "duration_s", "Duration[s]", o->duration_s, 3);
-		out_meta_double(r->out, "warmup_s", "Warm-up[s]", o->warmup_s, 3);
-	} else {
-		out_meta_u64(r->out, "iterations", "Iterations", o->iters);
-		out_meta_u64(r->out, "warmup_iterations", "Warm-up iterations", o->warmup_iters);
-	}
-	if (o->interval_s > 0)
-		out_meta_double(r->out, "interval_s", "Interval[s]", o->interval_s, 3);
-	if (o->min_bw_text)
-		out_meta_str(r->out, "min_bw", "Min interval BW", o->min_bw_text);
-	meta_load(r, o);
+	options_meta(r->out, o, s->bench, OPTIONS_META_RUN);
 	if (s->bench->metric == METRIC_LAT)
 		out_meta_str(r->out, "latency", "Latency",
 			     s->bench->lat_divisor == 2 ? "one-way = round trip / 2" : "round trip of one operation");
