@@ -20,6 +20,12 @@
  *          "status":"complete","error":null}
  *         NaN/Inf print as null; strings are escaped (control chars \u00XX).
  *         Metadata items added with out_meta_* keep their JSON type.
+ *
+ * The files: output.c holds what the formats share (metadata, the values'
+ * text, the order of the calls); each format fills a table of operations
+ * (lib/out_impl.h) in a file of its own, out_human.c, out_csv.c (and the
+ * sidecar) and out_json.c (its row parts and sub-rows are its own
+ * operations).  A new format is one file and one line in output.c.
  */
 #ifndef RB_OUTPUT_H
 #define RB_OUTPUT_H

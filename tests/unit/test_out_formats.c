@@ -100,8 +100,7 @@ static void seq_failed_in_intervals(struct out *o)
 	out_end(o, "failed", nasty);
 }
 
-/* Intervals first, then -j parts after them: the order a -j --interval
- * run never makes today, but the formats define. */
+/* A row's intervals, twice: each array closes in its own row. */
 static void seq_sub_then_row(struct out *o)
 {
 	union out_val v[NCOLS];
