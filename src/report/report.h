@@ -2,7 +2,16 @@
  * From measures to figures: the result columns of a benchmark (bandwidth
  * or latency), the run metadata, and the -H/--raw files.  The human table
  * shows perftest's columns in the unit asked for; CSV and JSON carry every
- * column with its unit in its name.
+ * column with its unit in its name.  The document itself is lib/output.h's.
+ * Each file uses only those below it:
+ *
+ *   report.c     open, rows (-j's with their threads'), close
+ *   metadata.c   the run's metadata and the header; a failed run's document
+ *   intervals.c  --interval: each interval's row, the whole run's summary
+ *   figures.c    a row's figures from a measure; -b, -j, --validate, --load
+ *   files.c      the -H and --raw files of each size, and their sidecars
+ *   columns.c    which columns a run has and each format shows (pure:
+ *                options and metric in, columns out; tests/unit/test_columns)
  */
 #ifndef RB_REPORT_H
 #define RB_REPORT_H
