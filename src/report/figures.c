@@ -1,6 +1,6 @@
 /* A row's figures from a measure (report.h): bandwidth, latency, -b's
  * sums, -j's thread rows, --validate's and --load's columns. */
-#include "report/figures.h"
+#include "report/internal.h"
 
 #include <errno.h>
 #include <math.h>

@@ -9,6 +9,23 @@
 #include "engine/loops.h"
 #include "lib/log.h"
 
+/* --csv=FILE: FILE's metadata and status go to FILE.meta.json. */
+int report_sidecar(struct out *out, const char *csv_path)
+{
+	char side[4096];
+	int err;
+
+	if (!csv_path)
+		return 0;
+	err = out_sidecar(out, csv_path);
+	if (err) {
+		out_sidecar_path(csv_path, side, sizeof(side));
+		log_err("cannot write the metadata file %s (the sidecar of %s): %s",
+			side, csv_path, strerror(-err));
+	}
+	return err;
+}
+
 /* In a sweep, "hist.csv" becomes "hist-65536.csv". */
 /* A -H or --raw file's path for this size (-a: PATH-SIZE.csv) and, with
  * --load-compare, this repetition (PATH-idle-1.csv, PATH-loaded-1.csv,

@@ -1,6 +1,6 @@
 /* --interval: each interval's row, streamed, and the whole-run row's
  * summary of them (report.h). */
-#include "report/figures.h"
+#include "report/internal.h"
 
 #include <math.h>
 #include <string.h>

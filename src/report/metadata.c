@@ -1,5 +1,5 @@
 /* The run's metadata (report.h): what ran, where, with what, and how. */
-#include "report/report.h"
+#include "report/internal.h"
 
 #include <time.h>
 #include <unistd.h>
@@ -242,14 +242,11 @@ void report_begin(struct report *r, const struct rb_session *s)
 	r->begun = true;
 }
 
-void report_finish(struct report *r, const struct rb_session *s, const char *status,
-		   const char *error)
+/* A document that never began (a failure before the peer was reached)
+ * still says what ran. */
+void report_meta_unbegun(struct report *r, const struct rb_session *s)
 {
-	if (r->out && !r->begun && s->opt->format != OUT_HUMAN) {
-		meta_identity(r, s);
-		report_meta_time(r->out);
-		out_meta_str(r->out, "command_line", "Command", s->opt->cmdline);
-		out_begin(r->out, s->bench->title, NULL, 0);
-	}
-	report_close(r, status, error);
+	meta_identity(r, s);
+	report_meta_time(r->out);
+	out_meta_str(r->out, "command_line", "Command", s->opt->cmdline);
 }

@@ -10,6 +10,7 @@
 #include "engine/loops.h"
 #include "lib/log.h"
 #include "report/columns.h"
+#include "report/internal.h"
 
 /* What a report holds beside its columns: no interval yet, no idle
  * repetition yet. */
@@ -25,23 +26,6 @@ void report_define(struct report *r, const struct rb_session *s)
 	memset(r, 0, sizeof(*r));
 	report_columns(r, s->opt, s->bench->metric);
 	report_reset(r, s->opt);
-}
-
-/* --csv=FILE: FILE's metadata and status go to FILE.meta.json. */
-int report_sidecar(struct out *out, const char *csv_path)
-{
-	char side[4096];
-	int err;
-
-	if (!csv_path)
-		return 0;
-	err = out_sidecar(out, csv_path);
-	if (err) {
-		out_sidecar_path(csv_path, side, sizeof(side));
-		log_err("cannot write the metadata file %s (the sidecar of %s): %s",
-			side, csv_path, strerror(-err));
-	}
-	return err;
 }
 
 int report_open(struct report *r, const struct rb_session *s)
@@ -128,4 +112,14 @@ void report_close(struct report *r, const char *status, const char *error)
 	if (r->file && r->file != stdout)
 		fclose(r->file);
 	r->file = NULL;
+}
+
+void report_finish(struct report *r, const struct rb_session *s, const char *status,
+		   const char *error)
+{
+	if (r->out && !r->begun && s->opt->format != OUT_HUMAN) {
+		report_meta_unbegun(r, s);
+		out_begin(r->out, s->bench->title, NULL, 0);
+	}
+	report_close(r, status, error);
 }
