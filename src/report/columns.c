@@ -2,7 +2,6 @@
  * which format shows them. */
 #include "report/columns.h"
 
-#include <math.h>
 #include <string.h>
 
 #include "cli/load.h"

@@ -1,4 +1,5 @@
-/* The -H and --raw files of each size, and their sidecars (report.h). */
+/* Files beside the results: the results CSV's sidecar, the -H and --raw files
+ * of each size and theirs (report.h). */
 #include "report/report.h"
 
 #include <errno.h>
