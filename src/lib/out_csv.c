@@ -112,6 +112,7 @@ int out_sidecar(struct out *o, const char *csv_path)
 }
 
 const struct out_ops out_csv_ops = {
+	.name = "csv",
 	.begin = csv_begin,
 	.cell = csv_cell,
 	.end = csv_end,

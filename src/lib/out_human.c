@@ -178,6 +178,7 @@ static void human_end(struct out *o, const char *status, const char *error)
 }
 
 const struct out_ops out_human_ops = {
+	.name = "human",
 	.begin = human_begin,
 	.cell = human_cell,
 	.note = human_note,

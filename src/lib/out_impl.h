@@ -26,6 +26,7 @@ struct meta_item {
  * always, last (the CSV sidecar).
  */
 struct out_ops {
+	const char *name;   /* as --format and out_parse_format() take it */
 	void (*begin)(struct out *o, const char *title);
 	/* cell i of the current row, text NULL for an empty one */
 	void (*cell)(struct out *o, int i, const char *text);

@@ -146,6 +146,7 @@ static void json_end(struct out *o, const char *status, const char *error)
 }
 
 const struct out_ops out_json_ops = {
+	.name = "json",
 	.begin = json_begin,
 	.cell = json_cell,
 	.row_parts = json_row_parts,

@@ -50,7 +50,7 @@ struct out *out_open(enum out_format fmt, FILE *f)
 {
 	struct out *o;
 
-	if (fmt != OUT_HUMAN && fmt != OUT_CSV && fmt != OUT_JSON)
+	if ((unsigned)fmt >= sizeof(formats) / sizeof(formats[0]))
 		return NULL;
 	o = calloc(1, sizeof(*o));
 	if (o) {
@@ -212,12 +212,8 @@ void out_end(struct out *o, const char *status, const char *error)
 
 int out_parse_format(const char *s, enum out_format *fmt)
 {
-	static const char *const names[] = {
-		[OUT_HUMAN] = "human", [OUT_CSV] = "csv", [OUT_JSON] = "json",
-	};
-
-	for (int i = 0; s && i < (int)(sizeof(names) / sizeof(names[0])); i++) {
-		if (!strcmp(s, names[i])) {
+	for (int i = 0; s && i < (int)(sizeof(formats) / sizeof(formats[0])); i++) {
+		if (!strcmp(s, formats[i]->name)) {
 			*fmt = (enum out_format)i;
 			return 0;
 		}

@@ -25,7 +25,8 @@
  * text, the order of the calls); each format fills a table of operations
  * (lib/out_impl.h) in a file of its own, out_human.c, out_csv.c (and the
  * sidecar) and out_json.c (its row parts and sub-rows are its own
- * operations).  A new format is one file and one line in output.c.
+ * operations).  A new format is one file, its value in enum out_format
+ * below, its line in output.c's table and its line in Makefile.am.
  */
 #ifndef RB_OUTPUT_H
 #define RB_OUTPUT_H
