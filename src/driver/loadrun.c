@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "driver/benches.h"
+#include "bench/registry.h"
 #include "lib/clock.h"
 #include "cli/load.h"
 #include "lib/log.h"
@@ -134,7 +134,7 @@ int loadrun_open(struct rb_session *s)
 	L->lis.fd = L->fd = -1;
 	L->cpu = -1;
 	snprintf(L->name, sizeof(L->name), "%s", load_bench_name(o->load_bench));
-	L->bench = mpi_bench_find(L->name);
+	L->bench = bench_find(L->name);
 	if (!L->bench || load_options(L, o))
 		return -EINVAL;
 	if (s->is_client)
