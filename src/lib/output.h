@@ -20,6 +20,14 @@
  *          "status":"complete","error":null}
  *         NaN/Inf print as null; strings are escaped (control chars \u00XX).
  *         Metadata items added with out_meta_* keep their JSON type.
+ *
+ * The files: output.c holds what the formats share (metadata, the values'
+ * text, the order of the calls); each format fills a table of operations
+ * (lib/out_impl.h) in a file of its own, out_human.c, out_csv.c (and the
+ * sidecar) and out_json.c (its row parts and sub-rows are its own
+ * operations).  A new format is one file and four lines: its value in
+ * enum out_format below, its table in out_impl.h's list and output.c's,
+ * and the file in Makefile.am (a tab-separated one, tried: 5 files).
  */
 #ifndef RB_OUTPUT_H
 #define RB_OUTPUT_H

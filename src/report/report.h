@@ -2,7 +2,19 @@
  * From measures to figures: the result columns of a benchmark (bandwidth
  * or latency), the run metadata, and the -H/--raw files.  The human table
  * shows perftest's columns in the unit asked for; CSV and JSON carry every
- * column with its unit in its name.
+ * column with its unit in its name.  The document itself is lib/output.h's.
+ * Each file uses only those below it:
+ *
+ *   report.c     open, rows (-j's with their threads'), close; a document
+ *                that never began
+ *   metadata.c   the run's metadata and the header
+ *   intervals.c  --interval: each interval's row, the whole run's summary
+ *   figures.c    a row's figures from a measure; -b, -j, --validate, --load
+ *   files.c      the results CSV's sidecar; the -H and --raw files of each
+ *                size, and theirs
+ *   columns.c    which columns a run has and each format shows (pure:
+ *                options and metric in, columns out; tests/unit/test_columns)
+ *   internal.h   what these files share and no other module calls
  */
 #ifndef RB_REPORT_H
 #define RB_REPORT_H
