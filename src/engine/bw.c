@@ -100,17 +100,26 @@ static int bw_post_planned(struct rb_session *s, struct post_set *p, struct psch
 /* Post on QP i what the schedule allows now (a whole list, or the rest):
  * how many WRs went out (0: no room), or -errno.  v (--validate, a copy of
  * its own: no test per WR without it): each WR's payload first.  With a
- * ring the next list goes as it is, unless the plan's signals are not the
- * template's (a run's last post, or -Q other than -l). */
+ * ring the next list goes as it is where the schedule's plan is the
+ * template's (psched_list_plain: no plan worked out), or where the plan
+ * turns out to be; else the plan's signals are set for the post. */
 static inline __attribute__((always_inline)) int
 bw_post_batch_body(struct rb_session *s, struct post_set *p, const struct psched *ps, int i,
 		   struct psched_qp *c, bool v)
 {
 	struct ibv_send_wr *first, *bad;
 	struct psched_post pl;
-	unsigned k = psched_plan(ps, c, &pl);
+	unsigned k;
 	int err;
 
+	if (p->sig_last && psched_list_plain(ps, c) && (first = bw_list_at(p, i, c->posted))) {
+		err = ibv_post_send(s->q.qp[i], first, &bad);
+		if (err)
+			return check_post(err, s, "ibv_post_send");
+		psched_commit_list(ps, c);
+		return (int)p->list;
+	}
+	k = psched_plan(ps, c, &pl);
 	if (k == 0)
 		return 0;
 	first = bw_list_at(p, i, c->posted);
@@ -404,7 +413,8 @@ int loop_bw_post(struct rb_session *s, struct rb_measure *m)
 	while (!err && !bw_all_done(s, &b)) {
 		err = bw_post_all(s, &p, &b);
 		if (!err)
-			err = bw_reap(s, &b, &w, true, check);
+			err = check ? bw_reap_body(s, &b, &w, true, true) :
+				      bw_reap_body(s, &b, &w, true, false);
 		if (s->duration_ns || iv.every_ns)
 			bw_tick(s, &b, &win, &iv, 0);
 	}
