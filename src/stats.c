@@ -51,9 +51,9 @@ static int cmp_u64(const void *a, const void *b)
 
 /*
  * Sorting the samples: a least-significant-digit radix sort, 11 bits a
- * digit, whose counts are taken in one pass over the samples and which
- * skips a digit that every sample shares (latencies in ns differ in their
- * low two or three).  The same order as qsort's, in a few dozen
+ * digit, whose counts are taken in one pass over the samples, for the
+ * digits below the highest bit any sample has set (latencies in ns: two
+ * or three), skipping a digit that every sample shares.  The same order as qsort's, in a few dozen
  * instructions a sample instead of a comparison call per sample and
  * level; qsort where the room for it is refused, or for a handful.
  */
@@ -67,10 +67,20 @@ static unsigned radix_digit(uint64_t x, int d)
 	return (unsigned)(x >> (d * RADIX_BITS)) & (RADIX_SIZE - 1);
 }
 
-static void radix_count(const uint64_t *v, size_t n, size_t (*count)[RADIX_SIZE])
+/* The digits that some sample has set: those below the highest bit set. */
+static int radix_digits(const uint64_t *v, size_t n)
+{
+	uint64_t any = 0;
+
+	for (size_t i = 0; i < n; i++)
+		any |= v[i];
+	return any ? (64 - __builtin_clzll(any) + RADIX_BITS - 1) / RADIX_BITS : 0;
+}
+
+static void radix_count(const uint64_t *v, size_t n, size_t (*count)[RADIX_SIZE], int digits)
 {
 	for (size_t i = 0; i < n; i++)
-		for (int d = 0; d < RADIX_DIGITS; d++)
+		for (int d = 0; d < digits; d++)
 			count[d][radix_digit(v[i], d)]++;
 }
 
@@ -93,14 +103,16 @@ static bool radix_sort(uint64_t *v, size_t n)
 {
 	size_t (*count)[RADIX_SIZE] = calloc(RADIX_DIGITS, sizeof(*count));
 	uint64_t *tmp = malloc(n * sizeof(*tmp)), *src = v, *dst = tmp, *t;
+	int digits;
 
 	if (!count || !tmp) {
 		free(count);
 		free(tmp);
 		return false;
 	}
-	radix_count(v, n, count);
-	for (int d = 0; d < RADIX_DIGITS; d++) {
+	digits = radix_digits(v, n);
+	radix_count(v, n, count, digits);
+	for (int d = 0; d < digits; d++) {
 		if (count[d][radix_digit(v[0], d)] == n)
 			continue;       /* every sample has this digit */
 		radix_pass(src, dst, n, count[d], d);
