@@ -21,7 +21,7 @@ struct bw_state {
 /* Where a post that starts with operation posted begins in QP i's WRs:
  * a ring's list (NULL if posted starts none: never, postsched.h), or the
  * one list whose addresses the post sets. */
-static inline struct ibv_send_wr *bw_list_at(const struct post_set *p, int i, uint64_t posted)
+static struct ibv_send_wr *bw_list_at(const struct post_set *p, int i, uint64_t posted)
 {
 	struct ibv_send_wr *qp_wrs = &p->wr[(size_t)i * p->ring];
 	uint64_t lists = posted / p->list;
@@ -31,6 +31,15 @@ static inline struct ibv_send_wr *bw_list_at(const struct post_set *p, int i, ui
 	if (posted - lists * p->list)
 		return NULL;
 	return qp_wrs + lists * p->list % p->ring;
+}
+
+/* A ring's next list after first went out with k WRs (p->at: a pointer
+ * that steps, no division per post). */
+static inline void bw_ring_step(struct post_set *p, int i, struct ibv_send_wr *first, unsigned k)
+{
+	struct ibv_send_wr *next = first + k;
+
+	p->at[i] = next == &p->wr[(size_t)(i + 1) * p->ring] ? &p->wr[(size_t)i * p->ring] : next;
 }
 
 /* Without a ring: each WR's operands (its addresses; --validate's payload). */
@@ -112,11 +121,15 @@ bw_post_batch_body(struct rb_session *s, struct post_set *p, const struct psched
 	unsigned k;
 	int err;
 
-	if (p->sig_last && psched_list_plain(ps, c) && (first = bw_list_at(p, i, c->posted))) {
+	if (psched_list_waits(ps, c))
+		return 0;
+	if (p->sig_last && psched_list_plain(ps, c)) {
+		first = p->at[i];
 		err = ibv_post_send(s->q.qp[i], first, &bad);
 		if (err)
 			return check_post(err, s, "ibv_post_send");
 		psched_commit_list(ps, c);
+		bw_ring_step(p, i, first, p->list);
 		return (int)p->list;
 	}
 	k = psched_plan(ps, c, &pl);
@@ -137,6 +150,8 @@ bw_post_batch_body(struct rb_session *s, struct post_set *p, const struct psched
 	if (err)
 		return check_post(err, s, "ibv_post_send");
 	psched_commit(c, &pl);
+	if (p->fixed)
+		bw_ring_step(p, i, first, k);
 	return (int)k;
 }
 

@@ -207,6 +207,7 @@ struct post_set {
 	 */
 	uint64_t ring;              /* WRs per QP in p->wr (list where not fixed) */
 	bool fixed;                 /* a ring: the addresses set once */
+	struct ibv_send_wr **at;    /* a ring's next list per QP (bw_post_batch_body) */
 	bool sig_last;
 };
 

@@ -129,6 +129,13 @@ static inline bool psched_list_plain(const struct psched *p, const struct psched
 	       p->depth - (c->posted - c->completed) >= p->list && c->target - c->posted >= p->list;
 }
 
+/* A whole list (or more) is left and the queue has no room for it:
+ * psched_plan would post nothing now (one test before any plan). */
+static inline bool psched_list_waits(const struct psched *p, const struct psched_qp *c)
+{
+	return p->depth - (c->posted - c->completed) < p->list && c->target - c->posted >= p->list;
+}
+
 static inline void psched_commit_list(const struct psched *p, struct psched_qp *c)
 {
 	c->posted += p->list;

@@ -184,8 +184,11 @@ int post_set_init(struct post_set *p, const struct rb_session *s, unsigned list)
 	p->wr = calloc(n, sizeof(*p->wr));
 	p->sge = calloc(n, sizeof(*p->sge));
 	p->sig = calloc(list, sizeof(*p->sig));
-	if (!p->wr || !p->sge || !p->sig)
+	p->at = calloc((size_t)s->q.n, sizeof(*p->at));
+	if (!p->wr || !p->sge || !p->sig || !p->at)
 		return -ENOMEM;
+	for (int i = 0; i < s->q.n; i++)
+		p->at[i] = &p->wr[(size_t)i * p->ring];
 	p->base_flags = can_inline && s->size <= s->q.max_inline ? IBV_SEND_INLINE : 0;
 	for (int i = 0; i < s->q.n; i++)
 		for (uint64_t j = 0; j < p->ring; j++)
@@ -198,6 +201,7 @@ void post_set_free(struct post_set *p)
 	free(p->wr);
 	free(p->sge);
 	free(p->sig);
+	free(p->at);
 }
 
 /*
