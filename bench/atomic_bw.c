@@ -1,6 +1,6 @@
 /* rb_atomic_bw: atomic operation rate (-A FETCH_AND_ADD or CMP_AND_SWAP on
  * an 8-byte operand in the server's buffer). */
-#include "bench.h"
+#include "cli/bench.h"
 #include "engine/loops.h"
 
 const struct rb_bench RB_BENCH_NAME = {

@@ -1,6 +1,6 @@
 /* rb_atomic_lat: latency of one atomic operation at a time (-A
  * FETCH_AND_ADD or CMP_AND_SWAP); its round trip is its latency. */
-#include "bench.h"
+#include "cli/bench.h"
 #include "engine/loops.h"
 
 const struct rb_bench RB_BENCH_NAME = {

@@ -1,7 +1,7 @@
 /* rb_read_bw: RDMA read bandwidth.  The client reads the server's buffer,
  * -o reads in flight per QP; the server's CPU takes no part.  With -b both
  * read. */
-#include "bench.h"
+#include "cli/bench.h"
 #include "engine/loops.h"
 
 const struct rb_bench RB_BENCH_NAME = {

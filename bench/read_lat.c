@@ -1,6 +1,6 @@
 /* rb_read_lat: RDMA read latency, one read at a time; the full round trip
  * of each read is its latency.  The server's CPU takes no part. */
-#include "bench.h"
+#include "cli/bench.h"
 #include "engine/loops.h"
 
 const struct rb_bench RB_BENCH_NAME = {

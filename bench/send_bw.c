@@ -1,6 +1,6 @@
 /* rb_send_bw: send/receive bandwidth.  The client sends, the server
  * receives and counts; with -b both do both. */
-#include "bench.h"
+#include "cli/bench.h"
 #include "engine/loops.h"
 
 const struct rb_bench RB_BENCH_NAME = {

@@ -1,5 +1,5 @@
 /* rb_send_lat: send/receive ping-pong latency; one-way = round trip / 2. */
-#include "bench.h"
+#include "cli/bench.h"
 #include "engine/loops.h"
 
 const struct rb_bench RB_BENCH_NAME = {

@@ -1,6 +1,6 @@
 /* rb_write_bw: RDMA write bandwidth.  The client writes into the server's
  * buffer; the server's CPU takes no part.  With -b both write. */
-#include "bench.h"
+#include "cli/bench.h"
 #include "engine/loops.h"
 
 const struct rb_bench RB_BENCH_NAME = {

@@ -1,7 +1,7 @@
 /* rb_write_lat: RDMA write ping-pong latency.  Each side writes into the
  * other's buffer and spins on its own until the answer lands; one-way =
  * round trip / 2. */
-#include "bench.h"
+#include "cli/bench.h"
 #include "engine/loops.h"
 
 const struct rb_bench RB_BENCH_NAME = {

@@ -6,7 +6,7 @@
 #   man/gen-options.sh [BUILDDIR]        (BUILDDIR: where rb_* were built)
 #
 # What is listed, and in which order, comes from each program's --help (the
-# option table in src/options.c is the source of truth); the text of each
+# option table in src/cli/options.c is the source of truth); the text of each
 # option from the table below; the per-test defaults from bench/NAME.c.
 # A page holds blocks between the lines
 #   .\" BEGIN gen-options.sh KIND
@@ -992,12 +992,12 @@ combine, an option this benchmark does not support.
 EOF
 }
 
-# rdmabench(7): every option any benchmark accepts, in src/options.c's order
+# rdmabench(7): every option any benchmark accepts, in src/cli/options.c's order
 # (the order of every --help).
 union_heads() {
 	local b name
 	for b in $benches; do help_heads "rb_$b"; done >"$tmp/all-heads"
-	sed -En 's/^[[:space:]]*\{ "([^"]+)", .*/\1/p' "$top/src/options.c" |
+	sed -En 's/^[[:space:]]*\{ "([^"]+)", .*/\1/p' "$top/src/cli/options.c" |
 		while read -r name; do
 			grep -E -m1 -- "(^| )--$name([=[]|$)" "$tmp/all-heads" || true
 		done

@@ -40,7 +40,7 @@ am_words() {
 
 # Where a program is: built C programs in the build tree, scripts in either.
 prog_path() {
-	for d in "$top_builddir" "$top_builddir/scripts" "$top_srcdir/scripts"; do
+	for d in "$top_builddir" "$top_builddir/scripts/tools" "$top_srcdir/scripts/tools" "$top_srcdir/scripts/testbed"; do
 		[ -x "$d/$1" ] && { echo "$d/$1"; return 0; }
 	done
 	return 1
@@ -130,7 +130,7 @@ ok $st "rdmabench(7) lists every benchmark option and no other ($(wc -l <"$tmp/u
 
 version=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"$/\1/p' "$top_builddir/config.h" 2>/dev/null)
 [ -n "$version" ] || version=$(cat "$top_srcdir/VERSION")
-# The commit built, found here independently of scripts/commit.sh: git's
+# The commit built, found here independently of scripts/dev/commit.sh: git's
 # own description of a checkout; in a release tarball (no .git of its own)
 # the COMMIT file make dist wrote.
 if [ -e "$top_srcdir/.git" ]; then
@@ -173,7 +173,7 @@ else
 	ok 1 "rb_devices --json: the commit (program not found)"
 fi
 
-# --- the errors explained: rdmabench(7) holds src/explain.c's table ---------------
+# --- the errors explained: rdmabench(7) holds src/lib/explain.c's table ---------------
 
 sh "$top_srcdir/man/gen-errors.sh" --print >"$tmp/errors"
 awk '$0 == ".\\\" BEGIN gen-errors.sh table" { on = 1; next }
@@ -181,7 +181,7 @@ awk '$0 == ".\\\" BEGIN gen-errors.sh table" { on = 1; next }
 st=0
 [ "$(grep -c '^\.B IBV_WC_' "$tmp/errors")" -ge 24 ] || st=1
 cmp -s "$tmp/errors" "$tmp/errors7" || { st=1; diff "$tmp/errors" "$tmp/errors7" | head -20 | diag; }
-ok $st "rdmabench(7)'s ERRORS EXPLAINED is src/explain.c's table (run man/gen-errors.sh) ($(grep -c '^\.TP' "$tmp/errors") entries)"
+ok $st "rdmabench(7)'s ERRORS EXPLAINED is src/lib/explain.c's table (run man/gen-errors.sh) ($(grep -c '^\.TP' "$tmp/errors") entries)"
 
 # --- mandoc -------------------------------------------------------------------------
 
@@ -201,7 +201,7 @@ comp=$top_srcdir/completion/rdmabench.bash
 # complete WORD...: COMPREPLY, one a line, for the last WORD (the cursor's),
 # from the function `complete -p WORD1` names, as bash does on <TAB>.
 complete_words() {
-	PATH=$top_builddir:$top_srcdir/scripts:$PATH bash --norc --noprofile -c '
+	PATH=$top_builddir:$top_srcdir/scripts/tools:$top_srcdir/scripts/testbed:$PATH bash --norc --noprofile -c '
 		. "$1" || exit 1
 		shift
 		fn=$(complete -p "$1" | sed -n "s/.* -F \([^ ]*\) .*/\1/p")

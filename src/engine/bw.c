@@ -7,8 +7,8 @@
 
 #include <math.h>
 
-#include "log.h"
-#include "oob.h"
+#include "lib/log.h"
+#include "lib/oob.h"
 
 struct bw_state {
 	struct psched sched;            /* what to post and signal (postsched.h) */

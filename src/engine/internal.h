@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
+#include "lib/clock.h"
 #include "engine/loops.h"
 #include "engine/postsched.h"
 

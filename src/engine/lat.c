@@ -16,7 +16,7 @@
 
 #include <arpa/inet.h>
 
-#include "log.h"
+#include "lib/log.h"
 
 /* ---- latency ---- */
 

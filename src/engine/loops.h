@@ -6,7 +6,7 @@
 #ifndef RB_LOOPS_H
 #define RB_LOOPS_H
 
-#include "run.h"
+#include "session/run.h"
 
 /* Operation k of a QP uses offset (k mod slots) x stride in its local and
  * remote areas (perftest's address cycling; atomics' slots). */

@@ -7,9 +7,9 @@
 
 #include <math.h>
 
-#include "log.h"
-#include "testfault.h"
-#include "oob.h"
+#include "lib/log.h"
+#include "lib/testfault.h"
+#include "lib/oob.h"
 
 /* ---- receives ---- */
 

@@ -30,8 +30,8 @@
  */
 #include "engine/internal.h"
 
-#include "pattern.h"
-#include "testfault.h"
+#include "lib/pattern.h"
+#include "lib/testfault.h"
 
 #define VTAG(k) ((k) & 0xffffffffu)     /* the header's 32 bits of a sequence number */
 #define VFAULT_LATE 5                   /* RB_TEST_FAULT=corrupt-late: this message */

@@ -7,8 +7,8 @@
 
 #include <sched.h>
 
-#include "log.h"
-#include "oob.h"
+#include "lib/log.h"
+#include "lib/oob.h"
 
 void watch_init(struct watch *w, struct rb_session *s, const char *what)
 {

@@ -8,9 +8,9 @@
 #include <poll.h>
 #include <stddef.h>
 
-#include "explain.h"
-#include "log.h"
-#include "testfault.h"
+#include "lib/explain.h"
+#include "lib/log.h"
+#include "lib/testfault.h"
 
 /*
  * cq_poll (internal.h) found nothing, with -e and may_sleep: sleep on the

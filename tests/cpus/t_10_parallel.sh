@@ -1,5 +1,5 @@
 # Parallel instances do not stack on one CPU (the CPU claims of
-# src/cpuclaim.c, under /run/rdmabench): four rb_write_bw pairs started
+# src/lib/cpuclaim.c, under /run/rdmabench): four rb_write_bw pairs started
 # together on four ports, in one guest of --cpus 8 (tests/rxe-cpus.sh): each
 # measuring thread on a CPU of its own, read from each side's CSV metadata
 # (cpu, placement), once /proc/locks showed the eight holding their claims
@@ -10,7 +10,7 @@
 # back); --cpu N already claimed: honoured, with a warning; all CPUs claimed
 # by others: a pair still runs, apart, says "shared" on stderr and in the
 # metadata.
-# the lock folder the programs pick (src/cpuclaim.c), as root or not
+# the lock folder the programs pick (src/lib/cpuclaim.c), as root or not
 if [ "$(id -u)" = 0 ]; then
 	RB_LOCKS=/run/rdmabench
 elif [ -n "${XDG_RUNTIME_DIR:-}" ]; then

@@ -1,4 +1,4 @@
-/* Build & run: clang -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -Isrc tests/fuzz/fuzz_wire.c src/wire.c -o /tmp/fuzz_wire && /tmp/fuzz_wire -max_total_time=60 -max_len=70000 */
+/* Build & run: clang -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -Isrc tests/fuzz/fuzz_wire.c src/lib/wire.c -o /tmp/fuzz_wire && /tmp/fuzz_wire -max_total_time=60 -max_len=70000 */
 /*
  * libFuzzer target for the wire format, both directions:
  *  - every decoder gets the raw bytes; whatever decodes must re-encode to
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wire.h"
+#include "lib/wire.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -46,7 +46,7 @@ fi
 echo "1..2"
 if ! "$cc" -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -I"$top/src" \
-	"$top/tests/fuzz/fuzz_wire.c" "$top/src/wire.c" -o "$dir/fuzz_wire" >"$log" 2>&1; then
+	"$top/tests/fuzz/fuzz_wire.c" "$top/src/lib/wire.c" -o "$dir/fuzz_wire" >"$log" 2>&1; then
 	echo "not ok 1 - build fuzz_wire"
 	sed 's/^/# /' "$log" | tail -n 20
 	echo "not ok 2 - fuzz_wire # not built"

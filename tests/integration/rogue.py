@@ -3,7 +3,7 @@
 one way (CASE), for t_31_rogue.sh.  Prints one line saying what it did and
 how the server answered.
 
-The wire format (src/wire.h): a 12-byte big-endian header, u32 magic
+The wire format (src/lib/wire.h): a 12-byte big-endian header, u32 magic
 0x52444D42 ("RDMB"), u16 version 1, u16 type (1 HELLO, 2 QP, 3 READY,
 4 DONE, 5 ERROR, 6 BUSY, 7 RESULT), u32 payload length <= 65536; then the
 payload.  The server sends its HELLO first; the echo cases send it back, so

@@ -117,7 +117,7 @@ vg_check() {
 	tap_ok "$st" "$1 under valgrind memcheck: $s; $c ($((SECONDS - $2)) s)"
 }
 
-# -j 2: two measuring threads a side (src/threads.c: the start gate, the
+# -j 2: two measuring threads a side (src/driver/threads.c: the start gate, the
 # frames carried for the threads, each thread's teardown), both directions.
 # RB_VG_THREADS=no leaves them out.  They go first, the longest.  The fast
 # run has the send/receive pair only (both its sides under valgrind: every

@@ -1,5 +1,5 @@
 /*
- * The suite's clock (src/clock.h), each of its clocks in turn (CLOCK_MONOTONIC,
+ * The suite's clock (src/lib/clock.h), each of its clocks in turn (CLOCK_MONOTONIC,
  * then the calibrated TSC): a known interval measured with clock_now_ns()
  * agrees with CLOCK_MONOTONIC read directly, and with the unslewed
  * CLOCK_MONOTONIC_RAW, within 0.1 %; the clock never goes back; and the cost
@@ -8,14 +8,14 @@
  * clock_gettime is a system call, or where rdtsc is emulated), not on our
  * code.  --clock=auto must not pick the TSC where the kernel already reads it.
  */
-#include "clock.h"
+#include "lib/clock.h"
 #include "tap.h"
 
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "sysfs.h"
+#include "lib/sysfs.h"
 
 #define SLEEP_NS (200 * 1000 * 1000ULL)
 #define COST_GOAL_NS 25.0

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "counters.h"
+#include "lib/counters.h"
 #include "tap.h"
 
 static char root[4096];

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cpuclaim.h"
+#include "lib/cpuclaim.h"
 #include "tap.h"
 
 static char dir[64];

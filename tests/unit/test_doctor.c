@@ -1,5 +1,5 @@
 /*
- * rb_doctor's comparison of two hosts (src/doctor/peer.c) on hand-made
+ * rb_doctor's comparison of two hosts (src/prog/doctor/peer.c) on hand-made
  * facts, since rxe offers no RoCE v1 GID to set up a v1/v2 mismatch for
  * real: the facts survive their key=value encoding, and each difference
  * becomes the check it should (v1 against v2, InfiniBand against Ethernet:
@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "doctor/doctor.h"
+#include "prog/doctor/doctor.h"
 #include "tap.h"
 
 static struct dr_facts healthy(void)

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <infiniband/verbs.h>
 
-#include "explain.h"
+#include "lib/explain.h"
 #include "tap.h"
 
 static void test_every_status(void)

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "gid.h"
+#include "lib/gid.h"
 #include "tap.h"
 
 static struct gid_entry entry(int index, const char *ip6, enum gid_type type,

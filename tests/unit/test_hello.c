@@ -1,14 +1,14 @@
-/* HELLO's compared parameters (src/hello.c): which options both sides
+/* HELLO's compared parameters (src/session/hello.c): which options both sides
  * must agree on, when, and the message that names a difference. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "benches.h"
-#include "hello.h"
-#include "log.h"
-#include "options.h"
+#include "driver/benches.h"
+#include "session/hello.h"
+#include "lib/log.h"
+#include "cli/options.h"
 #include "tap.h"
 
 /* A side's HELLO for bench NAME with a NULL-terminated argument list. */

@@ -1,5 +1,5 @@
-#include "histogram.h"
-#include "stats.h"
+#include "lib/histogram.h"
+#include "lib/stats.h"
 #include "tap.h"
 
 #include <inttypes.h>

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "engine/internal.h"
-#include "interval.h"
-#include "options.h"
+#include "lib/interval.h"
+#include "cli/options.h"
 #include "tap.h"
 
 static void test_min_max_cv(void)

@@ -1,5 +1,5 @@
-/* src/load.c: the rules of --load and --load-compare (no device). */
-#include "load.h"
+/* src/cli/load.c: the rules of --load and --load-compare (no device). */
+#include "cli/load.h"
 
 #include <errno.h>
 

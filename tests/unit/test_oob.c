@@ -1,5 +1,5 @@
 /*
- * Unit tests for the out-of-band TCP channel (src/oob.c), over real loopback
+ * Unit tests for the out-of-band TCP channel (src/lib/oob.c), over real loopback
  * TCP on 127.0.0.1 with ephemeral ports.  Rogue peers are plain sockets that
  * write raw bytes.
  */
@@ -13,11 +13,11 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "log.h"
-#include "oob.h"
+#include "lib/clock.h"
+#include "lib/log.h"
+#include "lib/oob.h"
 #include "tap.h"
-#include "threads.h"
+#include "driver/threads.h"
 
 #define LOCAL "127.0.0.1"
 

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
-#include "log.h"
-#include "options.h"
+#include "cli/bench.h"
+#include "lib/log.h"
+#include "cli/options.h"
 #include "tap.h"
 
 static const struct rb_bench bw = {

@@ -1,4 +1,4 @@
-#include "output.h"
+#include "lib/output.h"
 #include "tap.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* --validate's payload pattern: fill, check, the header's tag. */
-#include "pattern.h"
+#include "lib/pattern.h"
 #include "tap.h"
 
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* rb_mpi's schedules (src/mpi/mpi_schedule.c): every ordered pair exactly
+/* rb_mpi's schedules (src/prog/mpi/mpi_schedule.c): every ordered pair exactly
  * once, no rank in two links of one round, the round counts the man page
  * states, for every N from 2 to 4096. */
 #include <errno.h>
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mpi/mpi_schedule.h"
+#include "prog/mpi/mpi_schedule.h"
 #include "tap.h"
 
 #define N_MAX 4096

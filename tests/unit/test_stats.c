@@ -1,4 +1,4 @@
-#include "stats.h"
+#include "lib/stats.h"
 #include "tap.h"
 
 #include <errno.h>

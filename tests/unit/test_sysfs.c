@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "sysfs.h"
+#include "lib/sysfs.h"
 #include "tap.h"
 
 static char root[4096];

@@ -1,10 +1,10 @@
-/* rb_mpi --topology's parsing (src/mpi/mpi_topo_parse.c): "HOST SWITCH"
+/* rb_mpi --topology's parsing (src/prog/mpi/mpi_topo_parse.c): "HOST SWITCH"
  * file lines, and Slurm's `scontrol show topology` with its hostlists
  * expanded by a stand-in for `scontrol show hostnames`. */
 #include <errno.h>
 #include <stdlib.h>
 
-#include "mpi/mpi_topo_parse.h"
+#include "prog/mpi/mpi_topo_parse.h"
 #include "tap.h"
 
 /* A stand-in for scontrol show hostnames: "nodeA[1-3]" -> "nodeA1\nnodeA2\nnodeA3\n";

@@ -1,4 +1,4 @@
-#include "units.h"
+#include "lib/units.h"
 #include "tap.h"
 
 #include <errno.h>

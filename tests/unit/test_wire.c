@@ -1,10 +1,10 @@
-/* Unit tests for the out-of-band message format (src/wire.c). */
+/* Unit tests for the out-of-band message format (src/lib/wire.c). */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "tap.h"
-#include "wire.h"
+#include "lib/wire.h"
 
 #define QP_BUF (2 + WIRE_MAX_QPS * WIRE_QP_LEN)
 

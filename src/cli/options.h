@@ -1,0 +1,121 @@
+/*
+ * Command-line options, perftest's meanings kept.  Immutable after
+ * options_parse(); every number is parsed with a bounded range and an error
+ * that names the option and the value.
+ */
+#ifndef RB_OPTIONS_H
+#define RB_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "cli/bench.h"
+#include "lib/clock.h"
+#include "lib/counters.h"
+#include "cli/load.h"
+#include "lib/output.h"
+#include "lib/stats.h"
+
+#define RB_MAX_QPS 256
+#define RB_MAX_THREADS 64
+#define RB_SWEEP_MIN 2
+#define RB_SWEEP_MAX (8u << 20)
+/* --validate with sends: the most receive buffer memory it may take */
+#define RB_VALIDATE_RX_MAX (UINT64_C(1) << 30)
+
+enum rb_atomic_op { ATOMIC_FETCH_ADD, ATOMIC_CMP_SWAP };
+
+struct rb_options {
+	/* device */
+	const char *ib_dev;         /* NULL: first device */
+	int ib_port;
+	int gid_index;              /* -1: choose */
+	/* connection */
+	const char *server;         /* NULL: this side is the server */
+	uint16_t port;
+	const char *bind_addr;
+	enum rb_transport transport;
+	bool rdma_cm;
+	int mtu;                    /* bytes, 0: the smaller active MTU */
+	unsigned qp_timeout, sl;
+	bool sl_given;              /* -S: with -R, override rdma_cm's SL */
+	int tclass;                 /* -1: not set */
+	const char *source_ip;      /* --source-ip: numeric, checked; -R client only */
+	bool persistent;
+	bool loopback;              /* --loopback: both sides here (loopback.c) */
+	double timeout_s;           /* peer loss / stall deadline */
+	/* run control */
+	uint64_t size;
+	bool all;
+	uint64_t iters;
+	double duration_s;          /* 0: iteration mode */
+	double warmup_s;            /* duration mode warm-up */
+	double interval_s;          /* --interval: report every SEC, 0: off */
+	bool run_infinitely;        /* --run_infinitely: until SIGINT/SIGTERM */
+	double min_bw_bps;          /* --min-bw: bytes/s an interval must reach, 0: none */
+	const char *min_bw_text;    /* as given, for messages */
+	uint64_t warmup_iters;      /* iteration mode warm-up */
+	unsigned qps;
+	unsigned threads;           /* -j: measuring threads, each with qps QPs */
+	bool thread_rows;           /* --thread-rows: a row per thread too */
+	bool bidir;
+	unsigned tx_depth, rx_depth, post_list, cq_mod, outs;
+	bool cq_mod_given;          /* -Q: keep it at every size */
+	int inline_size;            /* -I, -1: the test's default */
+	bool no_relaxed;            /* --disable-pcie-relaxed */
+	bool events;
+	bool poll_pause;            /* --poll-pause (RB_POLL_PAUSE=1): pause between empty polls */
+	enum rb_atomic_op atomic_op;
+	bool atomic_same_address;   /* --atomic-same-address: one word per QP */
+	bool validate;              /* --validate: check every message's payload */
+	/* --load, --load-size, --load-qps, --load-compare (load.h) */
+	struct load_ask load;
+	enum load_bench load_bench; /* LOAD_NONE: no load */
+	/* placement */
+	int numa_node;              /* -1: the device's */
+	bool no_numa;
+	const char *cpu_list;
+	bool hugepages;
+	/* output */
+	bool report_gbits;
+	double pcts[STATS_MAX_PCT];
+	int npct;
+	struct rb_counter_list counters;    /* -W */
+	enum out_format format;
+	const char *out_file;       /* NULL: stdout */
+	const char *histogram_file;
+	const char *raw_file;
+	bool verbose;
+	enum clock_policy clock;    /* --clock */
+	char cmdline[1024];
+};
+
+/* Exit codes of the suite. */
+enum { RB_EXIT_OK = 0, RB_EXIT_RUNTIME = 1, RB_EXIT_USAGE = 2 };
+
+/*
+ * Parse argv for benchmark b.  Returns 0 (run), 1 (--help or --version was
+ * printed: exit 0) or -EINVAL (a message naming the option and a hint went
+ * to stderr: exit 2).
+ */
+int options_parse(int argc, char **argv, const struct rb_bench *b, struct rb_options *o);
+void options_usage(const struct rb_bench *b, FILE *f);
+/* A background load's options (--load, rb_mpi --background) take the
+ * measuring test's device, path and placement settings and its --timeout,
+ * --verbose and clock, with no warm-up. */
+void options_inherit(struct rb_options *load, const struct rb_options *o);
+
+/* perftest's inline default of b's sends/writes on tr (qp.c asks for it). */
+uint32_t options_inline_default(const struct rb_bench *b, enum rb_transport tr);
+/*
+ * For tests: the i-th entry of the option table (NULL past the end), as
+ * --help shows its long name; the other spelling ('-'/'_') is accepted too.
+ * listed_for_all: every benchmark's --help lists it.
+ */
+const char *options_long_name(size_t i, int *code, int *has_arg, bool *listed_for_all);
+
+/* "RC", "UC", "UD" */
+const char *options_transport_name(enum rb_transport t);
+const char *options_atomic_name(enum rb_atomic_op op);
+
+#endif

@@ -1,0 +1,147 @@
+/*
+ * Verbs objects of one session: PD, buffer and MR, completion channel, CQs,
+ * QPs (and UD address handles), their creation, connection (INIT -> RTR ->
+ * RTS with the peer's attributes) and destruction in reverse order.
+ */
+#ifndef RB_QP_H
+#define RB_QP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <infiniband/verbs.h>
+
+#include "cli/bench.h"
+#include "verbs/memory.h"
+#include "lib/wire.h"
+
+#define RB_UD_GRH 40
+/* perftest's cycle_buffer (the page size) and cache line: operations step
+ * through the first RB_CYCLE_BYTES of an area (src/engine/wr.c loop_addr_slots). */
+#define RB_CYCLE_BYTES 4096u
+#define RB_LINE_BYTES 64u
+#define RB_UD_QKEY 0x11111111u
+
+struct rb_options;
+struct rb_device;
+
+/* What a connected QP runs with, read back with ibv_query_qp(). */
+struct rb_qp_attrs {
+	uint32_t qpn;
+	int path_mtu;                   /* bytes */
+	unsigned timeout, retry_cnt, rnr_retry, min_rnr_timer;
+	unsigned sl, traffic_class;     /* UD: those of the address handles */
+	unsigned sl_given;              /* the SL given at RTR (rxe reports 0) */
+	unsigned max_rd_atomic, max_dest_rd_atomic;
+	uint32_t max_inline;
+};
+
+struct rb_qps {
+	struct ibv_pd *pd;
+	struct rb_buf buf;
+	struct ibv_mr *mr;
+	struct ibv_comp_channel *chan;
+	struct ibv_cq *send_cq, *recv_cq;
+	struct ibv_qp **qp;
+	struct ibv_ah **ah;             /* UD only */
+	int n;
+	size_t slot;                    /* bytes per QP: [send area | recv area],
+					 * each at least RB_CYCLE_BYTES */
+	size_t max_size;
+	uint32_t inline_ask;            /* what QPs are created with: -I or the test's default */
+	uint32_t inline_granted;        /* cap.max_inline_data the device wrote back */
+	uint32_t max_inline;            /* in use: sizes up to this go inline */
+	unsigned outs;                  /* outstanding reads/atomics, both sides agreed */
+	enum ibv_mtu mtu;               /* the path MTU in use */
+	unsigned mtu_ask;               /* -m, or the peer's when smaller (HELLO); 0: none */
+	struct wire_qp *local, *remote;
+	enum rb_transport tr;
+	int access;                     /* MR access flags */
+	enum { RO_OFF, RO_REQUESTED, RO_REFUSED } relaxed; /* PCIe relaxed ordering of the MR */
+	struct rb_qp_attrs attrs;       /* QP 0's, read back after connection */
+	unsigned cm_sl;                 /* -R: the SL cm.c gave at RTR */
+	/* --validate with sends: each of a QP's -r receives has a buffer of
+	 * its own in the receive area (a ring, in posting order: a QP's
+	 * receives complete in the order they were posted), so that a
+	 * message is checked before another lands on it.  ring 0: off. */
+	unsigned ring;
+	size_t ring_stride;
+	uint64_t *ring_posted, *ring_done;      /* per QP */
+	/* --validate on a bandwidth loop's posting side (sends, writes,
+	 * reads, atomics): the k-th WR of a QP has buffer k mod tx_ring of
+	 * the send area (stride ring_stride) to itself, -t of them, so that
+	 * each message's payload (its sequence number, pattern.h) is written,
+	 * or a read's or an atomic's landing place poisoned, only once the WR
+	 * that used the buffer before has completed.  0: off (perftest's
+	 * slots). */
+	unsigned tx_ring;
+};
+
+/* Per QP i: where this side sends from and receives into. */
+static inline char *qps_send_area(const struct rb_qps *q, int i)
+{
+	return (char *)q->buf.addr + (size_t)i * q->slot;
+}
+
+static inline char *qps_recv_area(const struct rb_qps *q, int i)
+{
+	return qps_send_area(q, i) + q->slot / 2;
+}
+
+/* --validate with sends: the buffer of QP i's n-th receive (from 0). */
+static inline char *qps_ring_buf(const struct rb_qps *q, int i, uint64_t n)
+{
+	return qps_recv_area(q, i) + n % q->ring * q->ring_stride;
+}
+
+/* --validate's posting side: the buffer of QP i's k-th WR (from 0). */
+static inline char *qps_tx_buf(const struct rb_qps *q, int i, uint64_t k)
+{
+	return qps_send_area(q, i) + k % q->tx_ring * q->ring_stride;
+}
+
+/* The peer's receive area of QP i (the target of writes, reads, atomics). */
+static inline uint64_t qps_remote_addr(const struct rb_qps *q, int i)
+{
+	return q->remote[i].addr;
+}
+
+/*
+ * Allocate PD, buffer (max_size per QP, NUMA-placed), MR (minimum access
+ * for the verb), channel, CQs; then the QPs unless create_qps is false
+ * (rdma_cm creates them with qps_init_attr()).  On failure everything made
+ * so far is released.  0 or -errno.
+ */
+int qps_create(struct rb_qps *q, struct ibv_context *ctx, const struct rb_bench *b,
+	       const struct rb_options *o, size_t max_size, const struct placement *p,
+	       bool create_qps);
+void qps_init_attr(const struct rb_qps *q, const struct rb_options *o,
+		   struct ibv_qp_init_attr *attr);
+/*
+ * Create one QP (both paths: under -R too, cm.c moves it through the
+ * states itself) with the inline size q->inline_ask, then keep what the device
+ * granted: q->max_inline = the smaller of both (said on stderr when less
+ * than asked).  Without -I, a refused default is lowered step by step (and
+ * said); a refused -I fails, naming the largest size the device accepts.
+ */
+struct ibv_qp *qps_create_qp(struct rb_qps *q, const struct rb_options *o);
+/* "sizes <= 220 B", "off": what the metadata says about inline. */
+const char *qps_inline_text(const struct rb_qps *q, char *buf, size_t len);
+/* The MR's relaxed ordering: "requested" (IBV_ACCESS_RELAXED_ORDERING
+ * given; providers without it ignore it), "refused" (ibv_reg_mr failed
+ * with it; registered without), "off" (--disable-pcie-relaxed). */
+const char *qps_relaxed_text(const struct rb_qps *q);
+/* After QP creation: read back the granted inline size, fill local[]. */
+void qps_describe(struct rb_qps *q, const struct rb_device *d);
+/* Manual connection with the peer's attributes in q->remote. */
+int qps_connect(struct rb_qps *q, const struct rb_device *d, const struct rb_options *o,
+		const struct rb_bench *b);
+/* After connection (either way): read back every QP's attributes, say
+ * them with --verbose, keep QP 0's in q->attrs and its path MTU in q->mtu. */
+int qps_read_attrs(struct rb_qps *q, const struct rb_options *o);
+/* After connection: q->outs becomes what the QP got, the smaller of its
+ * max_rd_atomic and max_dest_rd_atomic (a provider may round up: rxe to a
+ * power of two).  RC only. */
+void qps_read_outs(struct rb_qps *q);
+void qps_destroy(struct rb_qps *q);
+
+#endif
