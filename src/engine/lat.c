@@ -40,16 +40,16 @@ static int wait_cq(struct rb_session *s, struct ibv_cq *cq, struct ibv_wc *wc, s
 	int n, err;
 
 	/* busy polling looks at the CQ itself; -e sleeps in cq_poll */
-	while ((n = s->q.chan ? cq_poll(s, cq, wc, 1, true) : ibv_poll_cq(cq, 1, wc)) == 0) {
-		err = s->q.chan ? watch_idle(w) : watch_spin(w);
+	while ((n = s->conn.q.chan ? cq_poll(s, cq, wc, 1, true) : ibv_poll_cq(cq, 1, wc)) == 0) {
+		err = s->conn.q.chan ? watch_idle(w) : watch_spin(w);
 		if (err)
 			return err;
 	}
 	if (n < 0)
 		return check_post(-n, s, "ibv_poll_cq");
 	lat_progress(w);
-	if (cq == s->q.recv_cq)
-		s->recvs_outstanding--;
+	if (cq == s->conn.q.recv_cq)
+		s->run.recvs_outstanding--;
 	return wc_check(s, wc, what);
 }
 
@@ -63,7 +63,7 @@ static int lat_post_one(struct rb_session *s, struct post_set *p, bool last)
 		wr->imm_data = htonl(1);
 	}
 	test_delay(s);
-	return check_post(ibv_post_send(s->q.qp[0], wr, &bad), s, "ibv_post_send");
+	return check_post(ibv_post_send(s->conn.q.qp[0], wr, &bad), s, "ibv_post_send");
 }
 
 struct lat_run {
@@ -85,13 +85,14 @@ static void lat_run_init(struct lat_run *l, struct rb_session *s, const struct r
 }
 
 /* Should the ping about to go be the last one? */
-static bool lat_is_last(const struct rb_session *s, struct lat_run *l)
+static bool lat_is_last(const struct rb_session *s, struct lat_run *l,
+			const volatile sig_atomic_t *stop)
 {
-	if (rb_stop)
+	if (*stop)
 		return true;
-	if (s->duration_ns)
+	if (s->run.duration_ns)
 		return window_tick(&l->win, s, l->k);
-	return l->k + 1 >= s->warmup_iters + s->iters;
+	return l->k + 1 >= s->run.warmup_iters + s->run.iters;
 }
 
 /*
@@ -123,7 +124,7 @@ static inline void lat_keep(struct rb_measure *m, uint64_t ns)
 static inline void lat_record(struct rb_session *s, struct lat_run *l, struct rb_measure *m,
 			      uint64_t end)
 {
-	bool in_window = s->duration_ns ? l->win.phase == 1 : l->k >= s->warmup_iters;
+	bool in_window = s->run.duration_ns ? l->win.phase == 1 : l->k >= s->run.warmup_iters;
 	uint64_t ns = end - l->t0;
 
 	if (in_window) {
@@ -136,7 +137,7 @@ static inline void lat_record(struct rb_session *s, struct lat_run *l, struct rb
 			ivl_tick(&l->iv, s, &l->win, end, l->counted, 0);
 		}
 	}
-	if (l->beats && (!s->heartbeat_ns || end - s->heartbeat_ns >= NSEC_PER_SEC))
+	if (l->beats && (!s->run.heartbeat_ns || end - s->run.heartbeat_ns >= NSEC_PER_SEC))
 		heartbeat(s, end);
 }
 
@@ -152,7 +153,7 @@ static void lat_finish(struct rb_session *s, struct lat_run *l, struct rb_measur
 	window_close(&l->win, now, count);
 	ivl_finish(&l->iv, s, &l->win);
 	ivl_free(&l->iv);
-	if (s->duration_ns) {
+	if (s->run.duration_ns) {
 		m->start_ns = l->win.begin_ns;
 		m->end_ns = l->win.end_ns;
 	} else {
@@ -160,19 +161,20 @@ static void lat_finish(struct rb_session *s, struct lat_run *l, struct rb_measur
 		m->end_ns = count ? l->last_ns : now;
 	}
 	m->msgs = count;
-	m->bytes = m->msgs * s->size;
+	m->bytes = m->msgs * s->run.size;
 	m->measured = true;
-	m->partial = rb_stop != 0;
+	m->partial = *s->stop != 0;
 }
 
 int loop_lat_send_ping(struct rb_session *s, struct rb_measure *m)
 {
 	struct post_set p;
 	struct lat_run l;
+	const volatile sig_atomic_t *stop = s->stop; /* in a register: no load per ping */
 	struct ibv_wc wc;
 	struct watch w;
 	bool last = false;
-	int (*again)(struct rb_session *, bool) = s->q.ring ? recv_again_checked : recv_again;
+	int (*again)(struct rb_session *, bool) = s->conn.q.ring ? recv_again_checked : recv_again;
 	int err = post_set_init(&p, s, 1);
 
 	lat_watch_init(&w, s, "send ping-pong");
@@ -180,17 +182,17 @@ int loop_lat_send_ping(struct rb_session *s, struct rb_measure *m)
 	if (!err)
 		err = ivl_init(&l.iv, s);
 	for (; !err && !last; l.k++) {
-		last = lat_is_last(s, &l);
+		last = lat_is_last(s, &l, stop);
 		l.t0 = clock_now_ns();
 		err = lat_post_one(s, &p, last);
 		if (!err)
-			err = wait_cq(s, s->q.recv_cq, &wc, &w, "receive");
+			err = wait_cq(s, s->conn.q.recv_cq, &wc, &w, "receive");
 		if (!err) {
 			test_repost_delay(s);
 			err = again(s, !last);
 		}
 		if (!err)
-			err = wait_cq(s, s->q.send_cq, &wc, &w, "send");
+			err = wait_cq(s, s->conn.q.send_cq, &wc, &w, "send");
 		if (!err)
 			lat_record(s, &l, m, clock_now_ns());
 	}
@@ -205,13 +207,13 @@ int loop_lat_send_pong(struct rb_session *s, struct rb_measure *m)
 	struct ibv_wc wc;
 	struct watch w;
 	bool last = false;
-	int (*again)(struct rb_session *, bool) = s->q.ring ? recv_again_checked : recv_again;
+	int (*again)(struct rb_session *, bool) = s->conn.q.ring ? recv_again_checked : recv_again;
 	int err = post_set_init(&p, s, 1);
 
 	(void)m;
 	lat_watch_init(&w, s, "send ping-pong");
 	while (!err && !last) {
-		err = wait_cq(s, s->q.recv_cq, &wc, &w, "receive");
+		err = wait_cq(s, s->conn.q.recv_cq, &wc, &w, "receive");
 		if (err)
 			break;
 		last = wc.wc_flags & IBV_WC_WITH_IMM;
@@ -219,7 +221,7 @@ int loop_lat_send_pong(struct rb_session *s, struct rb_measure *m)
 		if (!err)
 			err = again(s, !last);
 		if (!err)
-			err = wait_cq(s, s->q.send_cq, &wc, &w, "send");
+			err = wait_cq(s, s->conn.q.send_cq, &wc, &w, "send");
 	}
 	post_set_free(&p);
 	return loop_end(err, m);
@@ -237,7 +239,7 @@ static uint8_t seq_of(uint64_t k)
 
 static int spin_for(struct rb_session *s, uint8_t want, struct watch *w, bool *last)
 {
-	volatile uint8_t *slot = (volatile uint8_t *)qps_recv_area(&s->q, 0) + s->size - 1;
+	volatile uint8_t *slot = (volatile uint8_t *)qps_recv_area(&s->conn.q, 0) + s->run.size - 1;
 	uint8_t got;
 	int err;
 
@@ -255,15 +257,16 @@ static int write_one(struct rb_session *s, struct post_set *p, uint8_t seq, stru
 {
 	struct ibv_wc wc;
 
-	((uint8_t *)qps_send_area(&s->q, 0))[s->size - 1] = seq;
+	((uint8_t *)qps_send_area(&s->conn.q, 0))[s->run.size - 1] = seq;
 	return lat_post_one(s, p, false) ? -EIO :
-	       wait_cq(s, s->q.send_cq, &wc, w, "RDMA write");
+	       wait_cq(s, s->conn.q.send_cq, &wc, w, "RDMA write");
 }
 
 int loop_lat_write_ping(struct rb_session *s, struct rb_measure *m)
 {
 	struct post_set p;
 	struct lat_run l;
+	const volatile sig_atomic_t *stop = s->stop; /* in a register: no load per ping */
 	struct watch w;
 	bool last = false, echoed;
 	int err = post_set_init(&p, s, 1);
@@ -275,7 +278,7 @@ int loop_lat_write_ping(struct rb_session *s, struct rb_measure *m)
 	for (; !err && !last; l.k++) {
 		uint8_t seq;
 
-		last = lat_is_last(s, &l);
+		last = lat_is_last(s, &l, stop);
 		seq = last ? SEQ_LAST : seq_of(l.k);
 		l.t0 = clock_now_ns();
 		err = write_one(s, &p, seq, &w);
@@ -321,7 +324,7 @@ static inline int lat_atomic_check(const struct rb_session *s, const struct post
 {
 	uint64_t got, slot = p->slot_mask ? k & p->slot_mask : k % p->slots;
 
-	memcpy(&got, qps_send_area(&s->q, 0) + slot * RB_LINE_BYTES, sizeof(got));
+	memcpy(&got, qps_send_area(&s->conn.q, 0) + slot * RB_LINE_BYTES, sizeof(got));
 	return got == k / p->slots ? 0 : atomic_result(s, 0, k, got, true);
 }
 
@@ -331,6 +334,7 @@ int loop_lat_oneside(struct rb_session *s, struct rb_measure *m)
 	const char *what = verb_name(s->bench->verb);
 	struct post_set p;
 	struct lat_run l;
+	const volatile sig_atomic_t *stop = s->stop; /* in a register: no load per ping */
 	struct ibv_wc wc;
 	struct watch w;
 	bool last = false;
@@ -341,12 +345,12 @@ int loop_lat_oneside(struct rb_session *s, struct rb_measure *m)
 	if (!err)
 		err = ivl_init(&l.iv, s);
 	for (; !err && !last; l.k++) {
-		last = lat_is_last(s, &l);
+		last = lat_is_last(s, &l, stop);
 		l.t0 = clock_now_ns();
 		wr_operands(s, &p, 0, &p.wr[0], l.k);
 		err = lat_post_one(s, &p, false);
 		if (!err)
-			err = wait_cq(s, s->q.send_cq, &wc, &w, what);
+			err = wait_cq(s, s->conn.q.send_cq, &wc, &w, what);
 		if (!err)
 			lat_record(s, &l, m, clock_now_ns());
 		if (!err && atomics)

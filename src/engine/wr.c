@@ -21,7 +21,7 @@
  */
 int cq_poll_wait(struct rb_session *s, struct ibv_cq *cq, struct ibv_wc *wc, int max)
 {
-	struct ibv_comp_channel *chan = s->q.chan;
+	struct ibv_comp_channel *chan = s->conn.q.chan;
 	struct pollfd p;
 	struct ibv_cq *ev_cq;
 	void *ev_ctx;
@@ -29,7 +29,7 @@ int cq_poll_wait(struct rb_session *s, struct ibv_cq *cq, struct ibv_wc *wc, int
 
 	if (ibv_req_notify_cq(cq, 0))
 		return -EIO;
-	if (s->opt->bidir && ibv_req_notify_cq(cq == s->q.send_cq ? s->q.recv_cq : s->q.send_cq, 0))
+	if (s->opt->bidir && ibv_req_notify_cq(cq == s->conn.q.send_cq ? s->conn.q.recv_cq : s->conn.q.send_cq, 0))
 		return -EIO;
 	n = ibv_poll_cq(cq, max, wc);
 	if (n)
@@ -58,14 +58,14 @@ int wc_fail(const struct rb_session *s, const struct ibv_wc *wc, const char *wha
 	const struct explain *e = explain_wc(wc->status);
 
 	log_err("%s completion error on QPN 0x%06x at size %llu: %s (%d): likely %s; check %s", what,
-		wc->qp_num, (unsigned long long)s->size, e->name, wc->status, e->causes, e->check);
+		wc->qp_num, (unsigned long long)s->run.size, e->name, wc->status, e->causes, e->check);
 	return -EIO;
 }
 
 int post_fail(int err, const struct rb_session *s, const char *call)
 {
 	if (err)
-		log_err("%s failed at size %llu: %s", call, (unsigned long long)s->size, strerror(err));
+		log_err("%s failed at size %llu: %s", call, (unsigned long long)s->run.size, strerror(err));
 	return -err;
 }
 
@@ -84,10 +84,10 @@ static enum ibv_wr_opcode verb_opcode(const struct rb_session *s)
 
 static void post_fill(const struct rb_session *s, int i, struct ibv_send_wr *wr, struct ibv_sge *sge)
 {
-	const struct rb_qps *q = &s->q;
+	const struct rb_qps *q = &s->conn.q;
 
 	sge->addr = (uintptr_t)qps_send_area(q, i);
-	sge->length = s->bench->verb == VERB_ATOMIC ? 8 : (uint32_t)s->size;
+	sge->length = s->bench->verb == VERB_ATOMIC ? 8 : (uint32_t)s->run.size;
 	sge->lkey = q->mr->lkey;
 	wr->sg_list = sge;
 	wr->num_sge = 1;
@@ -131,13 +131,13 @@ static uint64_t ring_length(const struct post_set *p, const struct rb_session *s
 {
 	uint64_t r = p->slots / gcd_u64(p->slots, list) * list;
 
-	if (list < 2 || p->cas || s->q.tx_ring || s->q.n < 1)
+	if (list < 2 || p->cas || s->conn.q.tx_ring || s->conn.q.n < 1)
 		return 0;
 #ifdef RB_TEST_DELAY
-	if (s->test_delay_ns)
+	if (s->test.delay_ns)
 		return 0;
 #endif
-	if (r > RING_MAX_WRS || r * (uint64_t)s->q.n > RING_MAX_ALL)
+	if (r > RING_MAX_WRS || r * (uint64_t)s->conn.q.n > RING_MAX_ALL)
 		return 0;
 	return r;
 }
@@ -166,7 +166,7 @@ int post_set_init(struct post_set *p, const struct rb_session *s, unsigned list)
 {
 	size_t n;
 	bool can_inline = s->bench->verb == VERB_SEND || s->bench->verb == VERB_WRITE;
-	unsigned cq_mod = s->cq_mod ? s->cq_mod : 1;
+	unsigned cq_mod = s->run.cq_mod ? s->run.cq_mod : 1;
 
 	memset(p, 0, sizeof(*p));
 	p->list = list;
@@ -174,23 +174,23 @@ int post_set_init(struct post_set *p, const struct rb_session *s, unsigned list)
 	p->stride = loop_addr_stride(s);
 	p->slot_mask = (p->slots & (p->slots - 1)) ? 0 : p->slots - 1;
 	p->cas = s->bench->verb == VERB_ATOMIC && s->opt->atomic_op == ATOMIC_CMP_SWAP;
-	p->remote = s->bench->verb != VERB_SEND && s->q.tr != TR_UD;
+	p->remote = s->bench->verb != VERB_SEND && s->conn.q.tr != TR_UD;
 	p->ring = ring_length(p, s, list);
 	p->fixed = p->ring != 0;
 	p->sig_last = p->fixed && cq_mod == list;
 	if (!p->fixed)
 		p->ring = list;
-	n = (size_t)s->q.n * p->ring;
+	n = (size_t)s->conn.q.n * p->ring;
 	p->wr = calloc(n, sizeof(*p->wr));
 	p->sge = calloc(n, sizeof(*p->sge));
 	p->sig = calloc(list, sizeof(*p->sig));
-	p->at = calloc((size_t)s->q.n, sizeof(*p->at));
+	p->at = calloc((size_t)s->conn.q.n, sizeof(*p->at));
 	if (!p->wr || !p->sge || !p->sig || !p->at)
 		return -ENOMEM;
-	for (int i = 0; i < s->q.n; i++)
+	for (int i = 0; i < s->conn.q.n; i++)
 		p->at[i] = &p->wr[(size_t)i * p->ring];
-	p->base_flags = can_inline && s->size <= s->q.max_inline ? IBV_SEND_INLINE : 0;
-	for (int i = 0; i < s->q.n; i++)
+	p->base_flags = can_inline && s->run.size <= s->conn.q.max_inline ? IBV_SEND_INLINE : 0;
+	for (int i = 0; i < s->conn.q.n; i++)
 		for (uint64_t j = 0; j < p->ring; j++)
 			post_set_wr(p, s, i, j);
 	return 0;
@@ -215,16 +215,16 @@ void post_set_free(struct post_set *p)
  */
 uint64_t loop_addr_stride(const struct rb_session *s)
 {
-	if (s->bench->verb == VERB_ATOMIC || s->size <= RB_LINE_BYTES)
+	if (s->bench->verb == VERB_ATOMIC || s->run.size <= RB_LINE_BYTES)
 		return RB_LINE_BYTES;
-	return (s->size + RB_LINE_BYTES - 1) / RB_LINE_BYTES * RB_LINE_BYTES;
+	return (s->run.size + RB_LINE_BYTES - 1) / RB_LINE_BYTES * RB_LINE_BYTES;
 }
 
 uint64_t loop_addr_slots(const struct rb_session *s)
 {
 	if (s->bench->verb == VERB_ATOMIC)
 		return s->opt->atomic_same_address ? 1 : RB_CYCLE_BYTES / RB_LINE_BYTES;
-	if (s->bench->metric == METRIC_LAT || s->size > RB_CYCLE_BYTES / 2)
+	if (s->bench->metric == METRIC_LAT || s->run.size > RB_CYCLE_BYTES / 2)
 		return 1;
 	return RB_CYCLE_BYTES / loop_addr_stride(s);
 }
@@ -239,7 +239,7 @@ int atomic_result(const struct rb_session *s, int i, uint64_t k, uint64_t got, b
 		return 0;
 	if (say)
 		log_err("%s at size %llu: operation %llu on QP %d found %llu in its target word (slot %llu of %llu), not %llu (another writer, or the device's atomics are not atomic)",
-			options_atomic_name(s->opt->atomic_op), (unsigned long long)s->size,
+			options_atomic_name(s->opt->atomic_op), (unsigned long long)s->run.size,
 			(unsigned long long)k, i, (unsigned long long)got,
 			(unsigned long long)(k % slots), (unsigned long long)slots, (unsigned long long)want);
 	return -EIO;
@@ -253,7 +253,7 @@ int atomic_check(const struct rb_session *s, int i, uint64_t k)
 
 	if (s->bench->verb != VERB_ATOMIC)	/* before any work: reads pass here per sample */
 		return 0;
-	memcpy(&got, qps_send_area(&s->q, i) + k % loop_addr_slots(s) * RB_LINE_BYTES, sizeof(got));
+	memcpy(&got, qps_send_area(&s->conn.q, i) + k % loop_addr_slots(s) * RB_LINE_BYTES, sizeof(got));
 	return atomic_result(s, i, k, got, true);
 }
 

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "driver/benches.h"
+#include "bench/registry.h"
 #include "session/hello.h"
 #include "lib/log.h"
 #include "cli/options.h"
@@ -14,7 +14,7 @@
 /* A side's HELLO for bench NAME with a NULL-terminated argument list. */
 static int side(const char *name, struct wire_hello *h, ...)
 {
-	const struct rb_bench *b = mpi_bench_find(name);
+	const struct rb_bench *b = bench_find(name);
 	char *argv[32] = { "prog" };
 	struct rb_options o;
 	int argc = 1, err;

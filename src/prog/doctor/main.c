@@ -20,7 +20,7 @@
 #include "prog/doctor/doctor.h"
 #include "lib/log.h"
 #include "lib/oob.h"
-#include "session/run.h"
+#include "driver/run.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "unknown"

@@ -11,13 +11,13 @@
 #include "lib/child.h"
 #include "prog/doctor/doctor.h"
 #include "lib/log.h"
-#include "driver/benches.h"
+#include "bench/registry.h"
 #include "cli/options.h"
-#include "session/run.h"
+#include "driver/run.h"
 
 struct step {
 	const char *name;
-	const char *bench;          /* as mpi_bench_find knows it */
+	const char *bench;          /* as bench_find knows it */
 	const char *transport;
 	bool cm;                    /* -R */
 };
@@ -92,7 +92,7 @@ static int probe_argv(const struct probe_run *p, const struct rb_bench *b, char 
 static int probe_child(void *arg)
 {
 	const struct probe_run *p = arg;
-	const struct rb_bench *b = mpi_bench_find(p->st->bench);
+	const struct rb_bench *b = bench_find(p->st->bench);
 	char *av[ARGV_MAX], bufs[4][24];
 	struct rb_options o;
 	int ac, rc;

@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "driver/benches.h"
+#include "bench/registry.h"
 #include "lib/clock.h"
 #include "lib/log.h"
 #include "prog/mpi/mpi_chan.h"
-#include "session/run.h"
+#include "driver/run.h"
 #include "lib/units.h"
 
 #define DEFAULT_LOAD_SIZE (64u << 10)
@@ -88,7 +88,7 @@ int mpi_load_option(struct mpi_job *job, int argc, char **argv, int *i, bool *ta
 		return units_parse_size(v ? v : "", 1, RB_SWEEP_MAX, &ld->size) ?
 		       mpi_usage_error("--background-size", v, "is not a size from 1 to 8M (e.g. 64K)") : 0;
 	if ((v = mpi_option_value(argc, argv, i, "--background", taken)) || *taken) {
-		ld->bench = mpi_bench_find(v ? v : "");
+		ld->bench = bench_find(v ? v : "");
 		if (!ld->bench || ld->bench->metric != METRIC_BW)
 			return mpi_usage_error("--background", v,
 					       "is not a bandwidth benchmark (send_bw, write_bw, read_bw, atomic_bw)");

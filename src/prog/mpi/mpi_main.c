@@ -8,14 +8,14 @@
 #include "lib/commit.h"
 #include "config.h"
 #include "lib/log.h"
-#include "driver/benches.h"
+#include "bench/registry.h"
 #include "prog/mpi/mpi_job.h"
 #include "prog/mpi/mpi_load.h"
 #include "prog/mpi/mpi_plan.h"
 #include "prog/mpi/mpi_report.h"
 #include "prog/mpi/mpi_steps.h"
 #include "prog/mpi/mpi_topo.h"
-#include "session/run.h"
+#include "driver/run.h"
 #include "lib/units.h"
 
 #define DEFAULT_BENCH "send_bw"
@@ -30,7 +30,7 @@ static void usage(FILE *f)
 		"Run one benchmark over the links between MPI ranks (one rank per host, each on\n"
 		"its local device); rank 0 prints one row per link and size.\n\n"
 		"  --bench NAME         ");
-	mpi_bench_list(f);
+	bench_list(f);
 	fprintf(f, " (default %s)\n"
 		"  --pattern P          pairs: every ordered pair once, in rounds of disjoint links\n"
 		"                       (default); ring: rank i to i+1, all at once; bisection:\n"
@@ -202,7 +202,7 @@ static int job_parse(struct mpi_job *job, int argc, char **argv)
 		printf("rb_mpi (rdmabench) %s (commit %s)\n", PACKAGE_VERSION, rb_commit());
 	if (rc)
 		goto out;
-	job->bench = mpi_bench_find(bench ? bench : "");
+	job->bench = bench_find(bench ? bench : "");
 	if (!job->bench) {
 		rc = mpi_usage_error("--bench", bench, "is not a benchmark");
 		goto out;
