@@ -18,31 +18,79 @@ struct bw_state {
 	double peak_bps;
 };
 
-/* Post on QP i what the schedule allows now (a whole list, or the rest):
- * how many WRs went out (0: no room), or -errno.  v (--validate, a copy of
- * its own: no test per WR without it): each WR's payload first. */
-static inline __attribute__((always_inline)) int
-bw_post_batch_body(struct rb_session *s, struct post_set *p, const struct psched *ps, int i,
-		   struct psched_qp *c, bool v)
+/* Where a post that starts with operation posted begins in QP i's WRs:
+ * a ring's list (NULL if posted starts none: never, postsched.h), or the
+ * one list whose addresses the post sets. */
+static struct ibv_send_wr *bw_list_at(const struct post_set *p, int i, uint64_t posted)
 {
-	struct ibv_send_wr *first = &p->wr[(size_t)i * p->list], *bad;
-	struct wr_cycle cy = wr_cycle_init(s, p, i);
-	struct psched_post pl;
-	unsigned k = psched_plan(ps, c, &pl), nsig = 0;
-	int err;
+	struct ibv_send_wr *qp_wrs = &p->wr[(size_t)i * p->ring];
+	uint64_t lists = posted / p->list;
 
-	if (k == 0)
-		return 0;
+	if (!p->fixed)
+		return qp_wrs;
+	if (posted - lists * p->list)
+		return NULL;
+	return qp_wrs + lists * p->list % p->ring;
+}
+
+/* A ring's next list after first went out with k WRs (p->at: a pointer
+ * that steps, no division per post). */
+static inline void bw_ring_step(struct post_set *p, int i, struct ibv_send_wr *first, unsigned k)
+{
+	struct ibv_send_wr *next = first + k;
+
+	p->at[i] = next == &p->wr[(size_t)(i + 1) * p->ring] ? &p->wr[(size_t)i * p->ring] : next;
+}
+
+/* Without a ring: each WR's operands (its addresses; --validate's payload). */
+static inline __attribute__((always_inline)) void
+bw_set_operands(struct rb_session *s, const struct post_set *p, int i, struct ibv_send_wr *first,
+		unsigned k, uint64_t posted, bool v)
+{
+	struct wr_cycle cy = wr_cycle_init(s, p, i);
+
 	for (unsigned j = 0; j < k; j++) {
-		wr_cycle_set(&cy, &first[j], c->posted + j);
+		wr_cycle_set(&cy, &first[j], posted + j);
 		if (v)
-			validate_stamp(s, i, &first[j], c->posted + j);
+			validate_stamp(s, i, &first[j], posted + j);
 		test_delay(s);
 	}
-	/* Only the signalled WRs differ from the template (psched_wr passes
-	 * over the others): set them, and put them back after the post. */
-	for (unsigned j = pl.next; j < k; j = pl.next) {
-		uint32_t covers = psched_wr(&pl, j);
+}
+
+/* The template's own signals are the plan's: a whole list whose last WR
+ * alone is signalled, for the list (sig_last). */
+static inline bool bw_plan_is_template(const struct post_set *p, const struct psched_post *pl)
+{
+	return p->sig_last && pl->k == p->list && pl->nsig == 1 && pl->next == pl->k - 1 &&
+	       pl->from == 0;
+}
+
+/* A list's WR j as its template has it: signalled where it ends a list of a
+ * sig_last template. */
+static void bw_wr_template(const struct post_set *p, int i, struct ibv_send_wr *wr, unsigned j)
+{
+	bool sig = p->sig_last && j == p->list - 1;
+
+	wr->send_flags = sig ? p->base_flags | IBV_SEND_SIGNALED : p->base_flags;
+	wr->wr_id = WR_ID(i, sig ? p->list : 0);
+}
+
+/* Post k WRs from first with the plan's signals: only the signalled WRs
+ * (and a sig_last template's) differ from the template (psched_wr passes
+ * over the others): set them, and put them back after the post. */
+static int bw_post_planned(struct rb_session *s, struct post_set *p, struct psched_post *pl, int i,
+			   struct ibv_send_wr *first)
+{
+	struct ibv_send_wr *bad;
+	unsigned k = pl->k, nsig = 0;
+	int err;
+
+	if (p->sig_last) {
+		first[p->list - 1].send_flags = p->base_flags;
+		first[p->list - 1].wr_id = WR_ID(i, 0);
+	}
+	for (unsigned j = pl->next; j < k; j = pl->next) {
+		uint32_t covers = psched_wr(pl, j);
 
 		first[j].send_flags = p->base_flags | IBV_SEND_SIGNALED;
 		first[j].wr_id = WR_ID(i, covers);
@@ -51,13 +99,59 @@ bw_post_batch_body(struct rb_session *s, struct post_set *p, const struct psched
 	first[k - 1].next = NULL;
 	err = ibv_post_send(s->conn.q.qp[i], first, &bad);
 	first[k - 1].next = k < p->list ? &first[k] : NULL;
-	while (nsig--) {
-		first[p->sig[nsig]].send_flags = p->base_flags;
-		first[p->sig[nsig]].wr_id = WR_ID(i, 0);
+	while (nsig--)
+		bw_wr_template(p, i, &first[p->sig[nsig]], p->sig[nsig]);
+	if (p->sig_last)
+		bw_wr_template(p, i, &first[p->list - 1], p->list - 1);
+	return err;
+}
+
+/* Post on QP i what the schedule allows now (a whole list, or the rest):
+ * how many WRs went out (0: no room), or -errno.  v (--validate, a copy of
+ * its own: no test per WR without it): each WR's payload first.  With a
+ * ring the next list goes as it is where the schedule's plan is the
+ * template's (psched_list_plain: no plan worked out), or where the plan
+ * turns out to be; else the plan's signals are set for the post. */
+static inline __attribute__((always_inline)) int
+bw_post_batch_body(struct rb_session *s, struct post_set *p, const struct psched *ps, int i,
+		   struct psched_qp *c, bool v)
+{
+	struct ibv_send_wr *first, *bad;
+	struct psched_post pl;
+	unsigned k;
+	int err;
+
+	if (psched_list_waits(ps, c))
+		return 0;
+	if (p->sig_last && psched_list_plain(ps, c)) {
+		first = p->at[i];
+		err = ibv_post_send(s->conn.q.qp[i], first, &bad);
+		if (err)
+			return check_post(err, s, "ibv_post_send");
+		psched_commit_list(ps, c);
+		bw_ring_step(p, i, first, p->list);
+		return (int)p->list;
 	}
+	k = psched_plan(ps, c, &pl);
+	if (k == 0)
+		return 0;
+	first = bw_list_at(p, i, c->posted);
+	if (!first) {
+		log_err("sending at size %llu: a post on QP %d began inside a list (operation %llu)",
+			(unsigned long long)s->run.size, i, (unsigned long long)c->posted);
+		return -EPROTO;
+	}
+	if (!p->fixed)
+		bw_set_operands(s, p, i, first, k, c->posted, v);
+	if (bw_plan_is_template(p, &pl))
+		err = ibv_post_send(s->conn.q.qp[i], first, &bad);
+	else
+		err = bw_post_planned(s, p, &pl, i, first);
 	if (err)
 		return check_post(err, s, "ibv_post_send");
 	psched_commit(c, &pl);
+	if (p->fixed)
+		bw_ring_step(p, i, first, k);
 	return (int)k;
 }
 
@@ -136,19 +230,29 @@ static int bw_post_ones(struct rb_session *s, struct post_set *p, struct bw_stat
  * (idle, deadline, SIGINT) are paid once per -Q messages, not once per
  * message.  A burst is bounded by -t per QP.
  */
+/* Every QP's lists while each has room (bw_post_all), v a constant. */
+static inline __attribute__((always_inline)) int
+bw_post_lists(struct rb_session *s, struct post_set *p, struct bw_state *b, bool v)
+{
+	int n = 0;
+
+	for (int i = 0; i < s->conn.q.n && n >= 0; i++)
+		while ((n = bw_post_batch_body(s, p, &b->sched, i, &b->c[i], v)) > 0 &&
+		       !bw_one_at_a_time(s))
+			;
+	return n;
+}
+
 static int bw_post_all(struct rb_session *s, struct post_set *p, struct bw_state *b)
 {
 	bool v = s->conn.q.tx_ring != 0;
 	int n = 0;
 
-	for (int i = 0; i < s->conn.q.n && n >= 0; i++) {
-		if (p->list == 1)
+	if (p->list > 1)
+		n = v ? bw_post_lists(s, p, b, true) : bw_post_lists(s, p, b, false);
+	else
+		for (int i = 0; i < s->conn.q.n && n >= 0; i++)
 			n = bw_post_ones(s, p, b, i, v);
-		else
-			while ((n = bw_post_batch(s, p, &b->sched, i, &b->c[i], v)) > 0 &&
-			       !bw_one_at_a_time(s))
-				;
-	}
 	return n < 0 ? n : 0;
 }
 
@@ -324,7 +428,8 @@ int loop_bw_post(struct rb_session *s, struct rb_measure *m)
 	while (!err && !bw_all_done(s, &b)) {
 		err = bw_post_all(s, &p, &b);
 		if (!err)
-			err = bw_reap(s, &b, &w, true, check);
+			err = check ? bw_reap_body(s, &b, &w, true, true) :
+				      bw_reap_body(s, &b, &w, true, false);
 		if (s->run.duration_ns || iv.every_ns)
 			bw_tick(s, &b, &win, &iv, 0);
 	}

@@ -144,10 +144,41 @@ static inline void test_heartbeat_delay(const struct rb_session *s)
 }
 
 
-int cq_poll(struct rb_session *s, struct ibv_cq *cq, struct ibv_wc *wc, int max, bool may_sleep);
-const char *verb_name(enum rb_verb v);
-int wc_check(const struct rb_session *s, const struct ibv_wc *wc, const char *what);
-int check_post(int err, const struct rb_session *s, const char *call);
+int cq_poll_wait(struct rb_session *s, struct ibv_cq *cq, struct ibv_wc *wc, int max);
+
+/* Poll a CQ; with -e and may_sleep, when it is empty, sleep on the
+ * completion channel (cq_poll_wait).  Inline: a busy poll is the
+ * provider's call alone. */
+static inline int cq_poll(struct rb_session *s, struct ibv_cq *cq, struct ibv_wc *wc, int max,
+			  bool may_sleep)
+{
+	int n = ibv_poll_cq(cq, max, wc);
+
+	if (n || !may_sleep || !s->conn.q.chan)
+		return n;
+	return cq_poll_wait(s, cq, wc, max);
+}
+const char *verb_name(enum rb_verb v) __attribute__((const));
+int wc_fail(const struct rb_session *s, const struct ibv_wc *wc, const char *what);
+int post_fail(int err, const struct rb_session *s, const char *call);
+
+/* A completion's status: 0, or -EIO said on stderr.  Inline, the success
+ * a test and no call (what, often verb_name(), is worked out only for an
+ * error: verb_name is const). */
+static inline int wc_check(const struct rb_session *s, const struct ibv_wc *wc, const char *what)
+{
+	if (__builtin_expect(wc->status == IBV_WC_SUCCESS, 1))
+		return 0;
+	return wc_fail(s, wc, what);
+}
+
+/* A post's (or poll's) errno: 0, or -err said on stderr. */
+static inline int check_post(int err, const struct rb_session *s, const char *call)
+{
+	if (__builtin_expect(!err, 1))
+		return 0;
+	return post_fail(err, s, call);
+}
 
 /* ---- work request templates ---- */
 
@@ -163,6 +194,21 @@ struct post_set {
 	bool cas;                   /* compare-and-swap operands per WR */
 	bool remote;                /* a remote address per WR (RDMA and atomics, not UD) */
 	unsigned *sig;              /* bw_post_batch: the signalled WRs of a post */
+	/*
+	 * A ring (post lists, -l above 1): every QP's WRs for a whole cycle of
+	 * addresses, ring WRs (a multiple of list and of slots), each with its
+	 * address set once, chained list by list; a list's last WR is
+	 * signalled in the template where every post signals that one alone
+	 * (sig_last).  A post then sends the next list as it is: no WR's
+	 * address is touched per message.  Not fixed, ring == list:
+	 * --validate (its own buffer per WR), compare-and-swap (operands per
+	 * WR), t_50's slow posts, or a cycle too long to keep.  A post starts
+	 * a list, always (postsched.h: only the run's last post is shorter).
+	 */
+	uint64_t ring;              /* WRs per QP in p->wr (list where not fixed) */
+	bool fixed;                 /* a ring: the addresses set once */
+	struct ibv_send_wr **at;    /* a ring's next list per QP (bw_post_batch_body) */
+	bool sig_last;
 };
 
 int post_set_init(struct post_set *p, const struct rb_session *s, unsigned list);

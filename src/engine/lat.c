@@ -69,9 +69,20 @@ static int lat_post_one(struct rb_session *s, struct post_set *p, bool last)
 struct lat_run {
 	uint64_t k, t0;                 /* t0: iteration k's post */
 	uint64_t first_ns, last_ns;     /* -n: the first counted post, the last counted end */
+	uint64_t counted;               /* samples counted */
+	size_t kept_from;               /* m->samples.n at the loop's start */
+	bool beats;                     /* this side sends the heartbeat (heartbeat()) */
 	struct window win;
 	struct ivl iv;                  /* --interval: this interval's histogram */
 };
+
+static void lat_run_init(struct lat_run *l, struct rb_session *s, const struct rb_measure *m)
+{
+	*l = (struct lat_run){ .kept_from = m->samples.n,
+			       .beats = s->is_client && s->bench->server == loop_passive &&
+					!s->opt->bidir };
+	window_init(&l->win, s);
+}
 
 /* Should the ping about to go be the last one? */
 static bool lat_is_last(const struct rb_session *s, struct lat_run *l,
@@ -85,35 +96,60 @@ static bool lat_is_last(const struct rb_session *s, struct lat_run *l,
 }
 
 /*
+ * A counted sample: kept in m->samples, whose samples go into the
+ * histogram after the loop (lat_finish: the same counts, sums, minimum
+ * and maximum, out of the loop); one the store could not keep goes into
+ * it now.
+ */
+static inline void lat_keep(struct rb_measure *m, uint64_t ns)
+{
+	size_t n = m->samples.n;
+
+	if (n < m->samples.cap) {
+		m->samples.v[n] = ns;
+		m->samples.n = n + 1;
+		return;
+	}
+	samples_push_slow(&m->samples, ns);
+	if (m->samples.n == n)
+		histogram_record(m->hist, ns);
+}
+
+/*
  * The iteration that began at l->t0 ended at end: its sample, when it is
  * counted; then what the loop does between samples (the heartbeat of a
- * side whose peer only serves its memory).
+ * side whose peer only serves its memory, once a second: the test here,
+ * the call only when one is due).
  */
-static void lat_record(struct rb_session *s, struct lat_run *l, struct rb_measure *m, uint64_t end)
+static inline void lat_record(struct rb_session *s, struct lat_run *l, struct rb_measure *m,
+			      uint64_t end)
 {
 	bool in_window = s->run.duration_ns ? l->win.phase == 1 : l->k >= s->run.warmup_iters;
 	uint64_t ns = end - l->t0;
 
 	if (in_window) {
-		if (!histogram_count(m->hist))
+		if (!l->counted++)
 			l->first_ns = l->t0;
 		l->last_ns = end;
-		samples_push(&m->samples, ns);
-		histogram_record(m->hist, ns);
+		lat_keep(m, ns);
+		if (l->iv.every_ns) {
+			histogram_record(l->iv.hist, ns);
+			ivl_tick(&l->iv, s, &l->win, end, l->counted, 0);
+		}
 	}
-	if (in_window && l->iv.every_ns) {
-		histogram_record(l->iv.hist, ns);
-		ivl_tick(&l->iv, s, &l->win, end, histogram_count(m->hist), 0);
-	}
-	heartbeat(s, end);
+	if (l->beats && (!s->run.heartbeat_ns || end - s->run.heartbeat_ns >= NSEC_PER_SEC))
+		heartbeat(s, end);
 }
 
 /* The window: -D's, or (-n) from the first counted iteration's post to the
  * last one's end, so that window_s spans exactly the iterations counted. */
 static void lat_finish(struct rb_session *s, struct lat_run *l, struct rb_measure *m)
 {
-	uint64_t now = clock_now_ns(), count = histogram_count(m->hist);
+	uint64_t now = clock_now_ns(), count;
 
+	for (size_t i = l->kept_from; i < m->samples.n; i++)
+		histogram_record(m->hist, m->samples.v[i]);
+	count = histogram_count(m->hist);
 	window_close(&l->win, now, count);
 	ivl_finish(&l->iv, s, &l->win);
 	ivl_free(&l->iv);
@@ -132,9 +168,9 @@ static void lat_finish(struct rb_session *s, struct lat_run *l, struct rb_measur
 
 int loop_lat_send_ping(struct rb_session *s, struct rb_measure *m)
 {
-	const volatile sig_atomic_t *stop = s->stop; /* in a register: no load per ping */
 	struct post_set p;
-	struct lat_run l = { 0 };
+	struct lat_run l;
+	const volatile sig_atomic_t *stop = s->stop; /* in a register: no load per ping */
 	struct ibv_wc wc;
 	struct watch w;
 	bool last = false;
@@ -142,7 +178,7 @@ int loop_lat_send_ping(struct rb_session *s, struct rb_measure *m)
 	int err = post_set_init(&p, s, 1);
 
 	lat_watch_init(&w, s, "send ping-pong");
-	window_init(&l.win, s);
+	lat_run_init(&l, s, m);
 	if (!err)
 		err = ivl_init(&l.iv, s);
 	for (; !err && !last; l.k++) {
@@ -228,15 +264,15 @@ static int write_one(struct rb_session *s, struct post_set *p, uint8_t seq, stru
 
 int loop_lat_write_ping(struct rb_session *s, struct rb_measure *m)
 {
-	const volatile sig_atomic_t *stop = s->stop; /* in a register: no load per ping */
 	struct post_set p;
-	struct lat_run l = { 0 };
+	struct lat_run l;
+	const volatile sig_atomic_t *stop = s->stop; /* in a register: no load per ping */
 	struct watch w;
 	bool last = false, echoed;
 	int err = post_set_init(&p, s, 1);
 
 	lat_watch_init(&w, s, "write ping-pong");
-	window_init(&l.win, s);
+	lat_run_init(&l, s, m);
 	if (!err)
 		err = ivl_init(&l.iv, s);
 	for (; !err && !last; l.k++) {
@@ -273,37 +309,39 @@ int loop_lat_write_pong(struct rb_session *s, struct rb_measure *m)
 	return loop_end(err, m);
 }
 
-/* A read's sample with --validate: what it read (validate.c). */
+/* What each sample of a read or atomic checks: atomics their result,
+ * reads with --validate their payload (validate.c), plain reads nothing. */
 static int read_check(const struct rb_session *s, int i, uint64_t k)
 {
 	validate_reads((struct rb_session *)s, i, k, 1);
 	return 0;
 }
 
-typedef int (*sample_check)(const struct rb_session *s, int i, uint64_t k);
-
-/* What each sample of a read or atomic checks: atomics their result,
- * reads with --validate their payload, plain reads nothing (no call). */
-static sample_check oneside_check(const struct rb_session *s)
+/* An atomic's sample: what operation k found in its slot (atomic_check's
+ * test, inline: the slot count from the post set, the call only for a
+ * wrong result). */
+static inline int lat_atomic_check(const struct rb_session *s, const struct post_set *p, uint64_t k)
 {
-	if (s->bench->verb == VERB_ATOMIC)
-		return atomic_check;
-	return s->opt->validate ? read_check : NULL;
+	uint64_t got, slot = p->slot_mask ? k & p->slot_mask : k % p->slots;
+
+	memcpy(&got, qps_send_area(&s->conn.q, 0) + slot * RB_LINE_BYTES, sizeof(got));
+	return got == k / p->slots ? 0 : atomic_result(s, 0, k, got, true);
 }
 
 int loop_lat_oneside(struct rb_session *s, struct rb_measure *m)
 {
-	const volatile sig_atomic_t *stop = s->stop; /* in a register: no load per ping */
-	sample_check check = oneside_check(s);
+	bool atomics = s->bench->verb == VERB_ATOMIC, reads = !atomics && s->opt->validate;
+	const char *what = verb_name(s->bench->verb);
 	struct post_set p;
-	struct lat_run l = { 0 };
+	struct lat_run l;
+	const volatile sig_atomic_t *stop = s->stop; /* in a register: no load per ping */
 	struct ibv_wc wc;
 	struct watch w;
 	bool last = false;
 	int err = post_set_init(&p, s, 1);
 
-	lat_watch_init(&w, s, verb_name(s->bench->verb));
-	window_init(&l.win, s);
+	lat_watch_init(&w, s, what);
+	lat_run_init(&l, s, m);
 	if (!err)
 		err = ivl_init(&l.iv, s);
 	for (; !err && !last; l.k++) {
@@ -312,11 +350,13 @@ int loop_lat_oneside(struct rb_session *s, struct rb_measure *m)
 		wr_operands(s, &p, 0, &p.wr[0], l.k);
 		err = lat_post_one(s, &p, false);
 		if (!err)
-			err = wait_cq(s, s->conn.q.send_cq, &wc, &w, verb_name(s->bench->verb));
+			err = wait_cq(s, s->conn.q.send_cq, &wc, &w, what);
 		if (!err)
 			lat_record(s, &l, m, clock_now_ns());
-		if (!err && check)
-			err = check(s, 0, l.k);
+		if (!err && atomics)
+			err = lat_atomic_check(s, &p, l.k);
+		if (!err && reads)
+			err = read_check(s, 0, l.k);
 	}
 	lat_finish(s, &l, m);
 	post_set_free(&p);

@@ -115,6 +115,34 @@ static inline void psched_commit(struct psched_qp *c, const struct psched_post *
 	c->signals += pl->nsig;
 }
 
+/*
+ * The steady state of -Q equal to -l: a whole list after a signalled WR
+ * (none unsignalled behind it), with room for it and at least a list left.
+ * psched_plan's plan for it is always the list's last WR alone signalled,
+ * retiring the whole list (test_postsched checks that they agree), so a
+ * poster whose template is that plan may post it without one, then
+ * psched_commit_list.
+ */
+static inline bool psched_list_plain(const struct psched *p, const struct psched_qp *c)
+{
+	return p->cq_mod == p->list && c->posted == c->signaled &&
+	       p->depth - (c->posted - c->completed) >= p->list && c->target - c->posted >= p->list;
+}
+
+/* A whole list (or more) is left and the queue has no room for it:
+ * psched_plan would post nothing now (one test before any plan). */
+static inline bool psched_list_waits(const struct psched *p, const struct psched_qp *c)
+{
+	return p->depth - (c->posted - c->completed) < p->list && c->target - c->posted >= p->list;
+}
+
+static inline void psched_commit_list(const struct psched *p, struct psched_qp *c)
+{
+	c->posted += p->list;
+	c->signaled = c->posted;
+	c->signals++;
+}
+
 /* Would psched_plan post now: a whole list fits, or all that is left does? */
 static inline bool psched_can_post(const struct psched *p, const struct psched_qp *c)
 {

@@ -13,22 +13,20 @@
 #include "lib/testfault.h"
 
 /*
- * Poll a CQ; with -e and may_sleep, sleep on the completion channel (100 ms
- * at most).  A loop that could still post must not sleep: the next
- * completion may be cq_mod posts away.  With -b one loop waits for sends
- * and receives: both CQs are armed (they share the channel).
+ * cq_poll (internal.h) found nothing, with -e and may_sleep: sleep on the
+ * completion channel (100 ms at most).  A loop that could still post must
+ * not sleep: the next completion may be cq_mod posts away.  With -b one
+ * loop waits for sends and receives: both CQs are armed (they share the
+ * channel).
  */
-int cq_poll(struct rb_session *s, struct ibv_cq *cq, struct ibv_wc *wc, int max,
-		   bool may_sleep)
+int cq_poll_wait(struct rb_session *s, struct ibv_cq *cq, struct ibv_wc *wc, int max)
 {
 	struct ibv_comp_channel *chan = s->conn.q.chan;
 	struct pollfd p;
 	struct ibv_cq *ev_cq;
 	void *ev_ctx;
-	int n = ibv_poll_cq(cq, max, wc);
+	int n;
 
-	if (n || !chan || !may_sleep)
-		return n;
 	if (ibv_req_notify_cq(cq, 0))
 		return -EIO;
 	if (s->opt->bidir && ibv_req_notify_cq(cq == s->conn.q.send_cq ? s->conn.q.recv_cq : s->conn.q.send_cq, 0))
@@ -55,10 +53,8 @@ const char *verb_name(enum rb_verb v)
 	return "?";
 }
 
-int wc_check(const struct rb_session *s, const struct ibv_wc *wc, const char *what)
+int wc_fail(const struct rb_session *s, const struct ibv_wc *wc, const char *what)
 {
-	if (wc->status == IBV_WC_SUCCESS)
-		return 0;
 	const struct explain *e = explain_wc(wc->status);
 
 	log_err("%s completion error on QPN 0x%06x at size %llu: %s (%d): likely %s; check %s", what,
@@ -66,7 +62,7 @@ int wc_check(const struct rb_session *s, const struct ibv_wc *wc, const char *wh
 	return -EIO;
 }
 
-int check_post(int err, const struct rb_session *s, const char *call)
+int post_fail(int err, const struct rb_session *s, const char *call)
 {
 	if (err)
 		log_err("%s failed at size %llu: %s", call, (unsigned long long)s->run.size, strerror(err));
@@ -114,32 +110,89 @@ static void post_fill(const struct rb_session *s, int i, struct ibv_send_wr *wr,
 _Static_assert(offsetof(struct ibv_send_wr, wr.atomic.remote_addr) ==
 	       offsetof(struct ibv_send_wr, wr.rdma.remote_addr), "wr_operands sets either through rdma");
 
+/* The most WRs a ring keeps per QP, and for all QPs together. */
+#define RING_MAX_WRS 4096u
+#define RING_MAX_ALL (1u << 16)
+
+static uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t r = a % b;
+
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
+/* post_set's ring: WRs per QP for a whole cycle of addresses, or 0 where
+ * each WR's operands must be set as it goes (post_set's comment). */
+static uint64_t ring_length(const struct post_set *p, const struct rb_session *s, unsigned list)
+{
+	uint64_t r = p->slots / gcd_u64(p->slots, list) * list;
+
+	if (list < 2 || p->cas || s->conn.q.tx_ring || s->conn.q.n < 1)
+		return 0;
+#ifdef RB_TEST_DELAY
+	if (s->test.delay_ns)
+		return 0;
+#endif
+	if (r > RING_MAX_WRS || r * (uint64_t)s->conn.q.n > RING_MAX_ALL)
+		return 0;
+	return r;
+}
+
+/* WR j of QP i's ring (or list): its operation's addresses (j mod slots),
+ * chained to the next WR of its list, unsignalled unless it ends a list of
+ * a sig_last template. */
+static void post_set_wr(struct post_set *p, const struct rb_session *s, int i, uint64_t j)
+{
+	struct ibv_send_wr *wr = &p->wr[(size_t)i * p->ring + j];
+	bool ends = (j + 1) % p->list == 0;
+
+	post_fill(s, i, wr, &p->sge[(size_t)i * p->ring + j]);
+	wr->next = ends ? NULL : wr + 1;
+	wr->send_flags = p->base_flags;
+	wr->wr_id = WR_ID(i, 0);
+	if (p->sig_last && ends) {
+		wr->send_flags |= IBV_SEND_SIGNALED;
+		wr->wr_id = WR_ID(i, p->list);
+	}
+	if (p->fixed)
+		wr_operands(s, p, i, wr, j);
+}
+
 int post_set_init(struct post_set *p, const struct rb_session *s, unsigned list)
 {
-	size_t n = (size_t)s->conn.q.n * list;
+	size_t n;
 	bool can_inline = s->bench->verb == VERB_SEND || s->bench->verb == VERB_WRITE;
+	unsigned cq_mod = s->run.cq_mod ? s->run.cq_mod : 1;
 
+	memset(p, 0, sizeof(*p));
 	p->list = list;
-	p->wr = calloc(n, sizeof(*p->wr));
-	p->sge = calloc(n, sizeof(*p->sge));
-	p->sig = calloc(list, sizeof(*p->sig));
-	if (!p->wr || !p->sge || !p->sig)
-		return -ENOMEM;
-	p->base_flags = can_inline && s->run.size <= s->conn.q.max_inline ? IBV_SEND_INLINE : 0;
 	p->slots = loop_addr_slots(s);
 	p->stride = loop_addr_stride(s);
 	p->slot_mask = (p->slots & (p->slots - 1)) ? 0 : p->slots - 1;
 	p->cas = s->bench->verb == VERB_ATOMIC && s->opt->atomic_op == ATOMIC_CMP_SWAP;
 	p->remote = s->bench->verb != VERB_SEND && s->conn.q.tr != TR_UD;
+	p->ring = ring_length(p, s, list);
+	p->fixed = p->ring != 0;
+	p->sig_last = p->fixed && cq_mod == list;
+	if (!p->fixed)
+		p->ring = list;
+	n = (size_t)s->conn.q.n * p->ring;
+	p->wr = calloc(n, sizeof(*p->wr));
+	p->sge = calloc(n, sizeof(*p->sge));
+	p->sig = calloc(list, sizeof(*p->sig));
+	p->at = calloc((size_t)s->conn.q.n, sizeof(*p->at));
+	if (!p->wr || !p->sge || !p->sig || !p->at)
+		return -ENOMEM;
 	for (int i = 0; i < s->conn.q.n; i++)
-		for (unsigned j = 0; j < list; j++) {
-			size_t k = (size_t)i * list + j;
-
-			post_fill(s, i, &p->wr[k], &p->sge[k]);
-			p->wr[k].next = j + 1 < list ? &p->wr[k + 1] : NULL;
-			p->wr[k].send_flags = p->base_flags;	/* unsignalled */
-			p->wr[k].wr_id = WR_ID(i, 0);
-		}
+		p->at[i] = &p->wr[(size_t)i * p->ring];
+	p->base_flags = can_inline && s->run.size <= s->conn.q.max_inline ? IBV_SEND_INLINE : 0;
+	for (int i = 0; i < s->conn.q.n; i++)
+		for (uint64_t j = 0; j < p->ring; j++)
+			post_set_wr(p, s, i, j);
 	return 0;
 }
 
@@ -148,6 +201,7 @@ void post_set_free(struct post_set *p)
 	free(p->wr);
 	free(p->sge);
 	free(p->sig);
+	free(p->at);
 }
 
 /*

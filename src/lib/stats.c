@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <float.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +47,90 @@ static int cmp_u64(const void *a, const void *b)
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
 	return (x > y) - (x < y);
+}
+
+/*
+ * Sorting the samples: a least-significant-digit radix sort, 11 bits a
+ * digit, whose counts are taken in one pass over the samples, for the
+ * digits below the highest bit any sample has set (latencies in ns: two
+ * or three), skipping a digit that every sample shares.  The same order as qsort's, in a few dozen
+ * instructions a sample instead of a comparison call per sample and
+ * level; qsort where the room for it is refused, or for a handful.
+ */
+#define RADIX_BITS 11
+#define RADIX_SIZE (1u << RADIX_BITS)
+#define RADIX_DIGITS ((64 + RADIX_BITS - 1) / RADIX_BITS)
+#define RADIX_MIN_N 64
+
+static unsigned radix_digit(uint64_t x, int d)
+{
+	return (unsigned)(x >> (d * RADIX_BITS)) & (RADIX_SIZE - 1);
+}
+
+/* The digits that some sample has set: those below the highest bit set. */
+static int radix_digits(const uint64_t *v, size_t n)
+{
+	uint64_t any = 0;
+
+	for (size_t i = 0; i < n; i++)
+		any |= v[i];
+	return any ? (64 - __builtin_clzll(any) + RADIX_BITS - 1) / RADIX_BITS : 0;
+}
+
+static void radix_count(const uint64_t *v, size_t n, size_t (*count)[RADIX_SIZE], int digits)
+{
+	for (size_t i = 0; i < n; i++)
+		for (int d = 0; d < digits; d++)
+			count[d][radix_digit(v[i], d)]++;
+}
+
+/* One digit's pass from src into dst, stable; count becomes the offsets. */
+static void radix_pass(const uint64_t *src, uint64_t *dst, size_t n, size_t *count, int d)
+{
+	size_t at = 0;
+
+	for (unsigned b = 0; b < RADIX_SIZE; b++) {
+		size_t c = count[b];
+
+		count[b] = at;
+		at += c;
+	}
+	for (size_t i = 0; i < n; i++)
+		dst[count[radix_digit(src[i], d)]++] = src[i];
+}
+
+static bool radix_sort(uint64_t *v, size_t n)
+{
+	size_t (*count)[RADIX_SIZE] = calloc(RADIX_DIGITS, sizeof(*count));
+	uint64_t *tmp = malloc(n * sizeof(*tmp)), *src = v, *dst = tmp, *t;
+	int digits;
+
+	if (!count || !tmp) {
+		free(count);
+		free(tmp);
+		return false;
+	}
+	digits = radix_digits(v, n);
+	radix_count(v, n, count, digits);
+	for (int d = 0; d < digits; d++) {
+		if (count[d][radix_digit(v[0], d)] == n)
+			continue;       /* every sample has this digit */
+		radix_pass(src, dst, n, count[d], d);
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof(*v));
+	free(count);
+	free(tmp);
+	return true;
+}
+
+void stats_sort(uint64_t *v, size_t n)
+{
+	if (n < RADIX_MIN_N || !radix_sort(v, n))
+		qsort(v, n, sizeof(*v), cmp_u64);
 }
 
 uint64_t stats_rank(uint64_t n, double p)
@@ -107,7 +192,7 @@ void stats_summarize(uint64_t *v, size_t n, double divisor,
 		summary_empty(out);
 		return;
 	}
-	qsort(v, n, sizeof(*v), cmp_u64);
+	stats_sort(v, n);
 	mean_stdev(v, n, &mean, &stdev);
 	out->min = (double)v[0] / divisor;
 	out->max = (double)v[n - 1] / divisor;

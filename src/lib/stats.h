@@ -67,6 +67,9 @@ static inline int samples_complete(const struct samples *s)
 void stats_summarize(uint64_t *v, size_t n, double divisor,
 		     const double *pcts, int npct, struct stats_summary *out);
 
+/* Sort n samples in ascending order, in place (a radix sort: stats.c). */
+void stats_sort(uint64_t *v, size_t n);
+
 /* The 1-based nearest rank of percentile p among n samples (1 when n is 0);
  * shared with the histogram so both follow the one definition above. */
 uint64_t stats_rank(uint64_t n, double p);

@@ -57,6 +57,8 @@ struct sim {
 
 struct sweep {
 	unsigned long long combos, runs, posts, fails;
+	unsigned long long plain;       /* posts psched_list_plain called plain */
+	unsigned long long waits;       /* plans of nothing psched_list_waits foresaw */
 	uint64_t cap;                   /* a duration run's posts at most (see the top) */
 	char first_fail[240];
 };
@@ -133,9 +135,19 @@ static int post_fast(struct sweep *w, struct sim *m, unsigned *k)
 	struct psched_post pl;
 	bool can = psched_can_post(&m->p, &m->c);
 
+	bool plain = psched_list_plain(&m->p, &m->c), waits = psched_list_waits(&m->p, &m->c);
+
 	*k = psched_plan(&m->p, &m->c, &pl);
+	w->waits += waits && !*k;
 	if (!*k)
-		return nothing_posted(w, m, can);
+		return plain ? fail(w, m, "psched_list_plain said plain, yet psched_plan posted nothing"), -1
+			     : nothing_posted(w, m, can);
+	if (plain && (pl.k != m->p.list || pl.nsig != 1 || pl.next != pl.k - 1 || pl.from != 0 ||
+		      pl.left_after != 0))
+		return fail(w, m, "psched_list_plain said plain, yet the plan is not the list's last WR alone signalled"), -1;
+	if (waits)
+		return fail(w, m, "psched_list_waits said no room, yet psched_plan posted"), -1;
+	w->plain += plain;
 	psched_commit(&m->c, &pl);
 	if (pl.nsig)
 		push(m, m->c.signaled, 0);
@@ -250,6 +262,10 @@ static void test_sweep(void)
 	   MAX_T, MAX_L, w.combos, w.runs, w.posts, (double)(clock() - t0) / CLOCKS_PER_SEC);
 	if (w.fails)
 		printf("#   %llu failed runs; the first: %s\n", w.fails, w.first_fail);
+	ok(w.waits > 1000, "psched_list_waits: psched_plan posted nothing each of the %llu times it said so",
+	   w.waits);
+	ok(w.plain > 1000, "psched_list_plain (-Q = -l, bw.c's posts without a plan) agreed with psched_plan on %llu posts",
+	   w.plain);
 }
 
 /* The same runs WR by WR, as loops.c posts them (psched_wr), with the CQ

@@ -223,6 +223,59 @@ static void test_parse(void)
 	is_int(stats_parse_percentiles(NULL, p, 4), -EINVAL, "parse NULL");
 }
 
+static int cmp_ref(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* xorshift64: the same samples on every run. */
+static uint64_t next_rand(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* stats_sort against qsort on n samples of kind: 0 the whole 64-bit range,
+ * 1 latencies (1 us .. 1 ms, many repeats), 2 all the same, 3 a few
+ * values far apart (digits that only some samples have). */
+static bool sort_matches(size_t n, int kind)
+{
+	uint64_t *v = malloc(n * sizeof(*v) + 1), *want = malloc(n * sizeof(*v) + 1), x = 88172645463325252ull;
+	static const uint64_t few[] = { 3, 1ull << 40, 2047, 2048, UINT64_MAX, 0, 1ull << 63 };
+	bool same;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t r = next_rand(&x);
+
+		v[i] = kind == 0 ? r : kind == 1 ? 1000 + r % 999000 : kind == 2 ? 4242 : few[r % N(few)];
+	}
+	memcpy(want, v, n * sizeof(*v));
+	qsort(want, n, sizeof(*want), cmp_ref);
+	stats_sort(v, n);
+	same = memcmp(v, want, n * sizeof(*v)) == 0;
+	free(v);
+	free(want);
+	return same;
+}
+
+static void test_sort(void)
+{
+	static const size_t sizes[] = { 0, 1, 2, 63, 64, 65, 1000, 100000 };
+	uint64_t small[] = { 5, 1, 4, 1, 3 };
+
+	stats_sort(small, N(small));
+	ok(small[0] == 1 && small[1] == 1 && small[2] == 3 && small[3] == 4 && small[4] == 5,
+	   "stats_sort: 5 1 4 1 3 gives 1 1 3 4 5");
+	for (size_t i = 0; i < N(sizes); i++)
+		for (int kind = 0; kind < 4; kind++)
+			ok(sort_matches(sizes[i], kind), "stats_sort: %zu samples of kind %d in qsort's order",
+			   sizes[i], kind);
+}
+
 int main(void)
 {
 	test_one_sample();
@@ -237,5 +290,6 @@ int main(void)
 	test_samples();
 	test_samples_grow();
 	test_parse();
+	test_sort();
 	return tap_done();
 }
