@@ -14,7 +14,7 @@
 #include "cli/bench.h"
 #include "verbs/device.h"
 #include "lib/histogram.h"
-#include "verbs/memory.h"
+#include "verbs/placement.h"
 #include "lib/oob.h"
 #include "cli/options.h"
 #include "lib/output.h"
