@@ -8,8 +8,9 @@
  *              results read (wr.c's atomic_check, validate.c);
  *   --validate payloads written, poisoned and checked (validate.c).
  * Sends, writes and reads otherwise move bytes the CPU never sees.  A kind
- * the CPU may not touch (device memory) refuses those tests here, before
- * the first size, rather than fault in the loop.
+ * the CPU may not touch (device memory) refuses those tests here, at the
+ * start of each size's set-up (loop_prepare: the first size stops the
+ * run, exit 2), rather than fault in the loop.
  */
 #include "engine/touch.h"
 
