@@ -1,6 +1,6 @@
 #!/bin/bash
 # Automake test: parallel instances on distinct CPUs (tests/cpus/t_*.sh) in
-# ONE boot of the Soft-RoCE test bed with 8 vCPUs (scripts/rb-testbed
+# ONE boot of the Soft-RoCE test bed with 8 vCPUs (scripts/testbed/rb-testbed
 # --cpus 8 --mode vm): four loopback pairs, eight measuring threads, as
 # TAP, through tests/integration/run-all.sh (RB_TESTS='../cpus/t_*.sh').
 # RB_TESTBED_CPUS=4: the same cases with 4 vCPUs, where the threads share.

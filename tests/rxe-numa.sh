@@ -1,6 +1,6 @@
 #!/bin/bash
 # Automake test: the NUMA placement cases (tests/numa/t_*.sh) in ONE boot of
-# the two-node Soft-RoCE test bed (scripts/rb-testbed --numa2 --mode vm: CPU
+# the two-node Soft-RoCE test bed (scripts/testbed/rb-testbed --numa2 --mode vm: CPU
 # 0 on node 0, CPU 1 on node 1, the rxe NIC behind a PCI bridge on node 1),
 # as TAP, through tests/integration/run-all.sh (RB_TESTS='../numa/t_*.sh').
 # Skips and CI rules: tests/testbed-tap.sh.

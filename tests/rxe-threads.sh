@@ -1,6 +1,6 @@
 #!/bin/bash
 # Automake test: -j/--threads (tests/threads/t_*.sh) in ONE boot of the
-# Soft-RoCE test bed with 4 vCPUs (scripts/rb-testbed --cpus 4 --mode vm):
+# Soft-RoCE test bed with 4 vCPUs (scripts/testbed/rb-testbed --cpus 4 --mode vm):
 # -j 1, 2 and 4 side by side, each thread on a CPU of its own, as TAP,
 # through tests/integration/run-all.sh (RB_TESTS='../threads/t_*.sh').
 # Skips and CI rules: tests/testbed-tap.sh.

@@ -33,7 +33,7 @@
 # file in the second lane, or a t_0*/t_1* file, must not disturb the device
 # (a port set down) nor read device-wide counters or compare speeds.
 #
-# Normally run inside the test bed: scripts/rb-testbed -- tests/integration/run-all.sh
+# Normally run inside the test bed: scripts/testbed/rb-testbed -- tests/integration/run-all.sh
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 trap 'rb_check_stop; rm -rf "$RB_TMP"' EXIT
