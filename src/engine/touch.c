@@ -41,7 +41,7 @@ int loop_check_memory(const struct rb_session *s)
 	why = cpu_touch(s);
 	if (!why)
 		return 0;
-	log_err("%s: %s from the CPU, and memory of kind %s may not be touched by it",
-		s->bench->name, why, mem_kind_name(b));
+	log_err("%s from the CPU, and memory of kind %s may not be touched by it", why,
+		mem_kind_name(b));
 	return -EINVAL;
 }
