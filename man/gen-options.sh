@@ -532,6 +532,8 @@ A CPU that is not online or not allowed is a usage error.
 @use-hugepages
 Allocate the buffers on huge pages (MAP_HUGETLB); fails with a message when
 none are reserved (/proc/sys/vm/nr_hugepages).
+The metadata's memory_kind then says hugepages (else host), and
+memory_page_bytes the page size the kernel backs the buffer with.
 perftest's spelling
 .B \-\-use_hugepages
 is accepted too.

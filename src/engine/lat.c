@@ -239,7 +239,7 @@ static uint8_t seq_of(uint64_t k)
 
 static int spin_for(struct rb_session *s, uint8_t want, struct watch *w, bool *last)
 {
-	volatile uint8_t *slot = (volatile uint8_t *)qps_recv_area(&s->conn.q, 0) + s->run.size - 1;
+	volatile uint8_t *slot = qps_cpu_recv_area(&s->conn.q, 0) + s->run.size - 1;
 	uint8_t got;
 	int err;
 
@@ -257,7 +257,7 @@ static int write_one(struct rb_session *s, struct post_set *p, uint8_t seq, stru
 {
 	struct ibv_wc wc;
 
-	((uint8_t *)qps_send_area(&s->conn.q, 0))[s->run.size - 1] = seq;
+	qps_cpu_send_area(&s->conn.q, 0)[s->run.size - 1] = seq;
 	return lat_post_one(s, p, false) ? -EIO :
 	       wait_cq(s, s->conn.q.send_cq, &wc, w, "RDMA write");
 }

@@ -7,6 +7,7 @@
 
 #include <math.h>
 
+#include "engine/touch.h"
 #include "lib/log.h"
 #include "lib/testfault.h"
 #include "lib/oob.h"
@@ -73,15 +74,17 @@ static bool side_receives(const struct rb_session *s)
 
 int loop_prepare(struct rb_session *s)
 {
+	if (loop_check_memory(s))
+		return -EINVAL;
 	s->run.peer_done = false;
 	s->run.done_sent = false;
 	s->run.heartbeat_ns = 0;        /* the client's first heartbeat goes out at once */
 	if (s->bench->verb == VERB_WRITE && s->bench->metric == METRIC_LAT)
 		for (int i = 0; i < s->conn.q.n; i++)
-			memset(qps_recv_area(&s->conn.q, i), 0, s->run.size);
+			memset(qps_cpu_recv_area(&s->conn.q, i), 0, s->run.size);
 	if (s->bench->verb == VERB_ATOMIC)     /* the target slots start at 0 */
 		for (int i = 0; i < s->conn.q.n; i++)
-			memset(qps_recv_area(&s->conn.q, i), 0, RB_CYCLE_BYTES);
+			memset(qps_cpu_recv_area(&s->conn.q, i), 0, RB_CYCLE_BYTES);
 	if (s->opt->validate) {
 		int err = validate_prepare(s);
 

@@ -94,8 +94,8 @@ static void validate_areas(struct rb_session *s)
 	enum rb_verb v = s->bench->verb;
 
 	for (int i = 0; i < s->conn.q.n && v != VERB_ATOMIC; i++) {
-		uint8_t *send = (uint8_t *)qps_send_area(&s->conn.q, i);
-		uint8_t *recv = (uint8_t *)qps_recv_area(&s->conn.q, i);
+		uint8_t *send = qps_cpu_send_area(&s->conn.q, i);
+		uint8_t *recv = qps_cpu_recv_area(&s->conn.q, i);
 
 		if (v != VERB_READ && side_posts(s) && !s->conn.q.tx_ring)
 			validate_fill(s, i, send);
@@ -167,7 +167,7 @@ static void stamp_fault(const struct rb_session *s, int i, uint64_t k, struct ib
  */
 void validate_stamp(struct rb_session *s, int i, struct ibv_send_wr *wr, uint64_t k)
 {
-	uint8_t *buf = (uint8_t *)qps_tx_buf(&s->conn.q, i, k);
+	uint8_t *buf = qps_cpu_tx_buf(&s->conn.q, i, k);
 
 	if (s->bench->verb == VERB_READ)
 		memset(buf, 0, s->run.size);
@@ -176,7 +176,7 @@ void validate_stamp(struct rb_session *s, int i, struct ibv_send_wr *wr, uint64_
 	else
 		pattern_fill(buf, s->run.size, (uint32_t)i, VTAG(k));
 	stamp_fault(s, i, k, wr, buf);
-	wr->sg_list->addr = (uintptr_t)buf;
+	wr->sg_list->addr = (uintptr_t)qps_tx_buf(&s->conn.q, i, k);
 }
 
 /*
@@ -203,7 +203,7 @@ static uint64_t recv_want(struct rb_session *s, int i, uint64_t c, const uint8_t
 /* Receive c (from 0) of QP i, in its ring buffer. */
 void validate_recv(struct rb_session *s, int i, uint64_t c)
 {
-	const uint8_t *buf = (const uint8_t *)qps_ring_buf(&s->conn.q, i, c);
+	const uint8_t *buf = qps_cpu_ring_buf(&s->conn.q, i, c);
 
 	if (s->conn.q.tr == TR_UD)
 		buf += RB_UD_GRH;
@@ -215,7 +215,7 @@ void validate_recv(struct rb_session *s, int i, uint64_t c)
 void validate_poison_recv(struct rb_session *s, int i)
 {
 	if (s->bench->metric == METRIC_LAT)
-		memset(qps_ring_buf(&s->conn.q, i, s->conn.q.ring_posted[i]), 0, s->run.size + RB_UD_GRH);
+		memset(qps_cpu_ring_buf(&s->conn.q, i, s->conn.q.ring_posted[i]), 0, s->run.size + RB_UD_GRH);
 }
 
 /* Reads k .. k + n - 1 of QP i have completed: each one's buffer holds
@@ -225,10 +225,10 @@ void validate_poison_recv(struct rb_session *s, int i)
 void validate_reads(struct rb_session *s, int i, uint64_t k, uint64_t n)
 {
 	uint64_t slots = loop_addr_slots(s), stride = loop_addr_stride(s);
-	uint8_t *area = (uint8_t *)qps_send_area(&s->conn.q, i);
+	uint8_t *area = qps_cpu_send_area(&s->conn.q, i);
 
 	for (uint64_t e = k + n; k < e; k++) {
-		uint8_t *buf = s->conn.q.tx_ring ? (uint8_t *)qps_tx_buf(&s->conn.q, i, k) : area + k % slots * stride;
+		uint8_t *buf = s->conn.q.tx_ring ? qps_cpu_tx_buf(&s->conn.q, i, k) : area + k % slots * stride;
 
 		validate_note(s, i, k, pattern_diff(buf, vref_slot(s, i, k % slots), s->run.size));
 		if (!s->conn.q.tx_ring)
@@ -242,7 +242,7 @@ static void validate_atomics(struct rb_session *s, int i, uint64_t k, uint64_t n
 	for (uint64_t e = k + n; k < e; k++) {
 		uint64_t got;
 
-		memcpy(&got, qps_tx_buf(&s->conn.q, i, k), sizeof(got));
+		memcpy(&got, qps_cpu_tx_buf(&s->conn.q, i, k), sizeof(got));
 		validate_note(s, i, k, atomic_result(s, i, k, got, !s->val->res.errors) ? 0 : PATTERN_NONE);
 	}
 }
@@ -293,7 +293,7 @@ static void validate_target(struct rb_session *s)
 	size_t len = lat ? s->run.size - 1 : s->run.size;
 
 	for (int i = 0; i < s->conn.q.n && len; i++) {
-		const uint8_t *area = (const uint8_t *)qps_recv_area(&s->conn.q, i);
+		const uint8_t *area = qps_cpu_recv_area(&s->conn.q, i);
 		uint64_t n = s->run.iters ? s->run.iters + s->run.warmup_iters : target_count(s, i, area);
 
 		for (uint64_t j = 0; j < slots && j < n; j++) {

@@ -253,7 +253,7 @@ int atomic_check(const struct rb_session *s, int i, uint64_t k)
 
 	if (s->bench->verb != VERB_ATOMIC)	/* before any work: reads pass here per sample */
 		return 0;
-	memcpy(&got, qps_send_area(&s->conn.q, i) + k % loop_addr_slots(s) * RB_LINE_BYTES, sizeof(got));
+	memcpy(&got, qps_cpu_send_area(&s->conn.q, i) + k % loop_addr_slots(s) * RB_LINE_BYTES, sizeof(got));
 	return atomic_result(s, i, k, got, true);
 }
 

@@ -33,7 +33,7 @@
 #include "lib/stats.h"
 #include "lib/wire.h"
 #include "verbs/device.h"
-#include "verbs/memory.h"
+#include "verbs/placement.h"
 #include "verbs/qp.h"
 
 struct rb_session;

@@ -2,16 +2,23 @@
  * Verbs objects of one session: PD, buffer and MR, completion channel, CQs,
  * QPs (and UD address handles), their creation, connection (INIT -> RTR ->
  * RTS with the peer's attributes) and destruction in reverse order.
+ *
+ *   qp.c           creation (the buffer's layout, inline sizes, CQs) and
+ *                  destruction
+ *   qp_connect.c   the states, address handles, what the QPs got (MTU,
+ *                  outstanding reads, attributes read back)
  */
 #ifndef RB_QP_H
 #define RB_QP_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <infiniband/verbs.h>
 
 #include "cli/bench.h"
-#include "verbs/memory.h"
+#include "verbs/mem.h"
+#include "verbs/placement.h"
 #include "lib/wire.h"
 
 #define RB_UD_GRH 40
@@ -37,7 +44,7 @@ struct rb_qp_attrs {
 
 struct rb_qps {
 	struct ibv_pd *pd;
-	struct rb_buf buf;
+	struct mem_buf buf;               /* its kind: mem.h */
 	struct ibv_mr *mr;
 	struct ibv_comp_channel *chan;
 	struct ibv_cq *send_cq, *recv_cq;
@@ -76,27 +83,72 @@ struct rb_qps {
 	unsigned tx_ring;
 };
 
-/* Per QP i: where this side sends from and receives into. */
+/* Per QP i, offsets in the buffer: its send area, its receive area, the
+ * buffer of its n-th receive (--validate with sends, from 0), of its k-th
+ * WR (--validate's posting side, from 0). */
+static inline size_t qps_send_off(const struct rb_qps *q, int i)
+{
+	return (size_t)i * q->slot;
+}
+
+static inline size_t qps_recv_off(const struct rb_qps *q, int i)
+{
+	return qps_send_off(q, i) + q->slot / 2;
+}
+
+static inline size_t qps_ring_off(const struct rb_qps *q, int i, uint64_t n)
+{
+	return qps_recv_off(q, i) + n % q->ring * q->ring_stride;
+}
+
+static inline size_t qps_tx_off(const struct rb_qps *q, int i, uint64_t k)
+{
+	return qps_send_off(q, i) + k % q->tx_ring * q->ring_stride;
+}
+
+/* Those places as the device's addresses (SGEs, the peer's RDMA): where
+ * this side sends from and receives into. */
 static inline char *qps_send_area(const struct rb_qps *q, int i)
 {
-	return (char *)q->buf.addr + (size_t)i * q->slot;
+	return (char *)q->buf.addr + qps_send_off(q, i);
 }
 
 static inline char *qps_recv_area(const struct rb_qps *q, int i)
 {
-	return qps_send_area(q, i) + q->slot / 2;
+	return (char *)q->buf.addr + qps_recv_off(q, i);
 }
 
-/* --validate with sends: the buffer of QP i's n-th receive (from 0). */
 static inline char *qps_ring_buf(const struct rb_qps *q, int i, uint64_t n)
 {
-	return qps_recv_area(q, i) + n % q->ring * q->ring_stride;
+	return (char *)q->buf.addr + qps_ring_off(q, i, n);
 }
 
-/* --validate's posting side: the buffer of QP i's k-th WR (from 0). */
 static inline char *qps_tx_buf(const struct rb_qps *q, int i, uint64_t k)
 {
-	return qps_send_area(q, i) + k % q->tx_ring * q->ring_stride;
+	return (char *)q->buf.addr + qps_tx_off(q, i, k);
+}
+
+/* The same places for the CPU to load and store: only where the memory
+ * kind lets it (mem_cpu_ok(&q->buf), checked once at setup:
+ * engine/touch.c); NULL-based otherwise, never a device address. */
+static inline uint8_t *qps_cpu_send_area(const struct rb_qps *q, int i)
+{
+	return (uint8_t *)q->buf.cpu + qps_send_off(q, i);
+}
+
+static inline uint8_t *qps_cpu_recv_area(const struct rb_qps *q, int i)
+{
+	return (uint8_t *)q->buf.cpu + qps_recv_off(q, i);
+}
+
+static inline uint8_t *qps_cpu_ring_buf(const struct rb_qps *q, int i, uint64_t n)
+{
+	return (uint8_t *)q->buf.cpu + qps_ring_off(q, i, n);
+}
+
+static inline uint8_t *qps_cpu_tx_buf(const struct rb_qps *q, int i, uint64_t k)
+{
+	return (uint8_t *)q->buf.cpu + qps_tx_off(q, i, k);
 }
 
 /* The peer's receive area of QP i (the target of writes, reads, atomics). */

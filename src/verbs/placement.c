@@ -1,91 +1,21 @@
 /*
- * NUMA placement of the measuring thread and its buffers (libnuma), buffer
- * allocation, and memory registration with messages that say what to do.
+ * NUMA placement of the measuring thread and of its buffers (libnuma):
+ * which CPU the thread is pinned to and which node mem.c allocates on.
  */
-#include "verbs/memory.h"
+#include "verbs/placement.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <numa.h>
-#include <numaif.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
+#include "lib/cpuset.h"
 #include "lib/log.h"
 
-/* ---- CPU sets ------------------------------------------------------- */
-
-/* "0-3,8" */
-static void cpuset_format(const cpu_set_t *set, char *buf, size_t len)
-{
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (int c = 0; c < CPU_SETSIZE && used < len; c++) {
-		int last = c;
-
-		if (!CPU_ISSET(c, set))
-			continue;
-		while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, set))
-			last++;
-		if (last > c)
-			used += snprintf(buf + used, len - used, "%s%d-%d", used ? "," : "", c, last);
-		else
-			used += snprintf(buf + used, len - used, "%s%d", used ? "," : "", c);
-		c = last;
-	}
-}
-
-static int cpu_parse_one(const char **s, long *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtol(*s, &end, 10);
-	if (end == *s || errno || *v < 0 || *v >= CPU_SETSIZE)
-		return -EINVAL;
-	*s = end;
-	return 0;
-}
-
-/* "0,2-3" into set.  -EINVAL on any syntax error or out-of-range CPU. */
-static int cpuset_parse(const char *text, cpu_set_t *set)
-{
-	const char *s = text;
-
-	CPU_ZERO(set);
-	for (;;) {
-		long a, b;
-
-		if (cpu_parse_one(&s, &a))
-			return -EINVAL;
-		b = a;
-		if (*s == '-') {
-			s++;
-			if (cpu_parse_one(&s, &b) || b < a)
-				return -EINVAL;
-		}
-		for (long c = a; c <= b; c++)
-			CPU_SET(c, set);
-		if (*s == '\0')
-			return 0;
-		if (*s++ != ',')
-			return -EINVAL;
-	}
-}
-
-static int cpuset_first(const cpu_set_t *set)
-{
-	for (int c = 0; c < CPU_SETSIZE; c++)
-		if (CPU_ISSET(c, set))
-			return c;
-	return -1;
-}
+/* ---- CPU order and claims --------------------------------------- */
 
 /*
  * The CPUs of set in the order a side tries them: the server from the
@@ -452,165 +382,4 @@ int placement_apply(int dev_node, int user_node, bool no_numa,
 void placement_release(struct placement *p)
 {
 	cpuclaim_release(&p->claim);
-}
-
-/* ---- buffers -------------------------------------------------------- */
-
-/* A "Name:   123 kB" line of /proc/meminfo in bytes; 0 when absent. */
-static size_t meminfo_bytes(const char *name)
-{
-	char line[128];
-	size_t n = strlen(name), kb = 0;
-	FILE *f = fopen("/proc/meminfo", "re");
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (strncmp(line, name, n) == 0 && line[n] == ':') {
-			kb = strtoull(line + n + 1, NULL, 10);
-			break;
-		}
-	fclose(f);
-	return kb * 1024;
-}
-
-static long nr_hugepages(void)
-{
-	long v = -1;
-	FILE *f = fopen("/proc/sys/vm/nr_hugepages", "re");
-
-	if (f) {
-		if (fscanf(f, "%ld", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
-}
-
-static int buf_check_size(size_t len, bool huge)
-{
-	size_t avail = meminfo_bytes("MemAvailable");
-
-	if (huge && nr_hugepages() == 0) {
-		log_err("--hugepages: no huge pages reserved (/proc/sys/vm/nr_hugepages is 0); "
-			"reserve some, e.g. `echo 512 > /proc/sys/vm/nr_hugepages`");
-		return -ENOMEM;
-	}
-	if (huge)
-		avail = meminfo_bytes("HugePages_Free") / 1024 * meminfo_bytes("Hugepagesize");
-	if (avail && len > avail) {
-		log_err("a buffer of %zu MiB does not fit: %zu MiB %s available", len >> 20,
-			avail >> 20, huge ? "of free huge pages" : "of memory (MemAvailable)");
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-static int buf_bind(void *addr, size_t len, int node)
-{
-	unsigned long mask[16] = { 0 };
-
-	if (node < 0 || !numa_ok())
-		return 0;
-	if ((size_t)node >= sizeof(mask) * CHAR_BIT)
-		return -EINVAL;
-	mask[node / (sizeof(long) * CHAR_BIT)] = 1UL << (node % (sizeof(long) * CHAR_BIT));
-	if (mbind(addr, len, MPOL_BIND, mask, sizeof(mask) * CHAR_BIT, 0) == 0)
-		return 0;
-	log_err("cannot bind the buffer to node %d: %s", node, strerror(errno));
-	return -errno;
-}
-
-int buf_alloc(struct rb_buf *b, size_t len, const struct placement *p, bool hugepages)
-{
-	size_t page = hugepages ? meminfo_bytes("Hugepagesize") : (size_t)sysconf(_SC_PAGESIZE);
-	int flags = MAP_PRIVATE | MAP_ANONYMOUS | (hugepages ? MAP_HUGETLB : 0);
-	int err;
-
-	memset(b, 0, sizeof(*b));
-	if (page == 0)
-		page = 2UL << 20;
-	if (len == 0 || len > SIZE_MAX - page)
-		return -EINVAL;
-	b->len = (len + page - 1) / page * page;
-	b->huge = hugepages;
-	err = buf_check_size(b->len, hugepages);
-	if (err)
-		return err;
-	b->addr = mmap(NULL, b->len, PROT_READ | PROT_WRITE, flags, -1, 0);
-	if (b->addr == MAP_FAILED) {
-		err = -errno;
-		b->addr = NULL;
-		log_err("cannot map %zu bytes%s: %s", b->len,
-			hugepages ? " of huge pages (see /proc/sys/vm/nr_hugepages)" : "",
-			strerror(-err));
-		return err;
-	}
-	err = buf_bind(b->addr, b->len, p ? p->node : -1);
-	if (err) {
-		buf_free(b);
-		return err;
-	}
-	memset(b->addr, 0, b->len);     /* first touch places the pages */
-	b->node = buf_node_of(b->addr);
-	return 0;
-}
-
-void buf_free(struct rb_buf *b)
-{
-	if (b->addr)
-		munmap(b->addr, b->len);
-	b->addr = NULL;
-	b->len = 0;
-}
-
-int buf_node_of(const void *addr)
-{
-	int node = -1;
-
-	if (!numa_ok() ||
-	    get_mempolicy(&node, NULL, 0, (void *)addr, MPOL_F_NODE | MPOL_F_ADDR))
-		return -1;
-	return node;
-}
-
-/* ---- registration --------------------------------------------------- */
-
-static void memlock_text(char *buf, size_t len)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_MEMLOCK, &rl))
-		snprintf(buf, len, "unknown");
-	else if (rl.rlim_cur == RLIM_INFINITY)
-		snprintf(buf, len, "unlimited");
-	else
-		snprintf(buf, len, "%llu KiB", (unsigned long long)rl.rlim_cur / 1024);
-}
-
-struct ibv_mr *mr_register(struct ibv_pd *pd, const struct rb_buf *b, int *access)
-{
-	struct ibv_mr *mr = ibv_reg_mr(pd, b->addr, b->len, (unsigned)*access);
-	char limit[32];
-	int err = errno;
-
-	if (!mr && (*access & IBV_ACCESS_RELAXED_ORDERING) && (err == EINVAL || err == EOPNOTSUPP)) {
-		log_verbose("ibv_reg_mr with IBV_ACCESS_RELAXED_ORDERING: %s; registering without it",
-			    strerror(err));
-		*access &= ~IBV_ACCESS_RELAXED_ORDERING;
-		mr = ibv_reg_mr(pd, b->addr, b->len, (unsigned)*access);
-		err = errno;
-	}
-	if (mr)
-		return mr;
-	if (err == ENOMEM || err == EPERM) {
-		memlock_text(limit, sizeof(limit));
-		log_err("cannot register %zu bytes: %s; the locked-memory limit is %s: "
-			"raise it with `ulimit -l unlimited` (or memlock in "
-			"/etc/security/limits.conf)", b->len, strerror(err), limit);
-	} else {
-		log_err("ibv_reg_mr of %zu bytes: %s", b->len, strerror(err));
-	}
-	errno = err;
-	return NULL;
 }

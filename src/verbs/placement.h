@@ -1,15 +1,15 @@
 /*
- * NUMA placement of the measuring thread and of the buffers, and their
- * registration.  The device's node wins by default; a user who already
- * restricted the affinity (taskset, numactl) wins over that; --numa-node,
- * --cpu and --no-numa override.
+ * NUMA placement of the measuring thread and of its buffers (mem.h
+ * allocates them on the node chosen here).  The device's node wins by
+ * default; a user who already restricted the affinity (taskset, numactl)
+ * wins over that; --numa-node, --cpu and --no-numa override.
  */
-#ifndef RB_MEMORY_H
-#define RB_MEMORY_H
+#ifndef RB_PLACEMENT_H
+#define RB_PLACEMENT_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <infiniband/verbs.h>
+#include <sched.h>
 
 #include "lib/cpuclaim.h"
 
@@ -29,7 +29,7 @@ struct placement {
 };
 
 /*
- * Decide and apply: pin the calling thread, set the node for buf_alloc().
+ * Decide and apply: pin the calling thread, set the node for mem_alloc().
  * dev_node -1 means unknown.  user_node -1: not given.  cpu_list NULL: not
  * given ("0,2-3" syntax).  client: the side that names a host.  Where the
  * CPU is ours to choose, each instance claims the first CPU of the node
@@ -51,31 +51,5 @@ void placement_release(struct placement *p);
 /* Check --numa-node and --cpu against this machine before anything starts:
  * -EINVAL (a usage error) with a message naming the option. */
 int placement_check(int user_node, const char *cpu_list);
-
-struct rb_buf {
-	void *addr;
-	size_t len;             /* rounded up to the page (or huge page) size */
-	bool huge;
-	int node;               /* where the pages are (get_mempolicy), -1 unknown */
-};
-
-/*
- * Allocate len bytes on p->node (libnuma), page aligned, touched so that the
- * pages exist, zeroed.  hugepages: MAP_HUGETLB, with a clear error when none
- * are reserved (-ENOMEM, hint: /proc/sys/vm/nr_hugepages).  Checks the size
- * against available memory first (clear message, -ENOMEM).
- */
-int buf_alloc(struct rb_buf *b, size_t len, const struct placement *p, bool hugepages);
-void buf_free(struct rb_buf *b);
-/* Node of the page at addr (get_mempolicy MPOL_F_NODE|MPOL_F_ADDR), -1 unknown. */
-int buf_node_of(const void *addr);
-
-/* ibv_reg_mr with a message on failure: ENOMEM/EPERM name the locked-memory
- * limit (its current value) and `ulimit -l`.  NULL on failure.  When
- * *access holds IBV_ACCESS_RELAXED_ORDERING (an optional flag: providers
- * that do not support it ignore it) and the registration is refused with
- * EINVAL or EOPNOTSUPP all the same, it registers without the flag and
- * clears it in *access: the caller records what was registered. */
-struct ibv_mr *mr_register(struct ibv_pd *pd, const struct rb_buf *b, int *access);
 
 #endif

@@ -1,0 +1,111 @@
+/*
+ * The buffers' memory behind one interface.  A memory kind is a table of
+ * operations (struct mem_ops) in a file of its own:
+ *
+ *   mem.h, mem.c   the interface; the kinds' table; registration (the MR,
+ *                  with its relaxed-ordering fallback and locked-memory
+ *                  message); what the kinds share (mapping, NUMA binding)
+ *   mem_host.c     ordinary pages: the default
+ *   mem_huge.c     huge pages (--use-hugepages)
+ *
+ * Adding a kind is a file mem_NAME.c defining `const struct mem_ops
+ * mem_NAME`, plus its row in mem.c's table (and the option that picks it).
+ *
+ * Two addresses per buffer.  addr is where the device finds the bytes: what
+ * SGEs and the peer's RDMA (rkey) name.  cpu is the same bytes for the CPU
+ * to load and store, NULL for a kind the CPU may not touch (device memory):
+ * the engine touches bytes only through cpu (qp.h's qps_cpu_* accessors),
+ * after the one check at setup (mem_cpu_ok: engine/touch.c refuses
+ * --validate, the write ping-pong and atomics cleanly), never by addr.
+ * Such a kind copies with to_host/from_host instead.
+ */
+#ifndef RB_MEM_H
+#define RB_MEM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <infiniband/verbs.h>
+
+struct rb_options;
+struct mem_buf;
+
+struct mem_ops {
+	const char *name;       /* the metadata's memory_kind */
+	bool cpu_access;        /* the CPU may load and store its bytes (b->cpu) */
+	/* len bytes (len > 0) on NUMA node (-1: the kernel's choice), zeroed:
+	 * addr, cpu (when cpu_access), len (rounded up to its page), page,
+	 * and dmabuf_fd where it has one.  -errno after a message. */
+	int (*alloc)(struct mem_buf *b, size_t len, int node);
+	void (*free)(struct mem_buf *b);
+	/* Optional: NULL registers with ibv_reg_mr (b->addr), or with
+	 * ibv_reg_dmabuf_mr where b->dmabuf_fd >= 0.  NULL and errno set on
+	 * failure, no message (mem_register says it). */
+	struct ibv_mr *(*reg)(struct ibv_pd *pd, const struct mem_buf *b, int access);
+	/* For kinds without cpu_access (NULL otherwise): copies between host
+	 * memory and the buffer at off.  0 or -errno. */
+	int (*to_host)(void *dst, const struct mem_buf *b, size_t off, size_t len);
+	int (*from_host)(struct mem_buf *b, size_t off, const void *src, size_t len);
+};
+
+struct mem_buf {
+	void *addr;             /* the device's address of the bytes */
+	void *cpu;              /* the CPU's, NULL where it may not touch them */
+	size_t len;             /* rounded up to the page */
+	size_t page;            /* the page size backing it: the kernel's
+				   (/proc/self/smaps' KernelPageSize), else the kind's */
+	int node;               /* NUMA node of its pages, -1: unknown */
+	int dmabuf_fd;          /* a dma-buf kind's, -1: none */
+	uint64_t dmabuf_offset; /* the buffer's offset in it */
+	void *priv;             /* the kind's own */
+	const struct mem_ops *ops;      /* its kind; NULL: none allocated */
+};
+
+/* The kind the options pick: huge pages with --use-hugepages, else host. */
+const struct mem_ops *mem_kind_for(const struct rb_options *o);
+/* The kind named name (its mem_ops name), NULL when none is. */
+const struct mem_ops *mem_kind_by_name(const char *name);
+
+/* Allocate len bytes of kind on node (-1: the kernel's choice), zeroed.
+ * 0, or -errno after a message (-ENOMEM: it does not fit, said how). */
+int mem_alloc(struct mem_buf *b, const struct mem_ops *kind, size_t len, int node);
+/* Free (nothing allocated: nothing happens); b is then empty. */
+void mem_free(struct mem_buf *b);
+
+/* Register b: NULL on failure, after a message (ENOMEM/EPERM name the
+ * locked-memory limit, its current value and `ulimit -l`).  When *access
+ * holds IBV_ACCESS_RELAXED_ORDERING (an optional flag: providers that do
+ * not support it ignore it) and the registration is refused with EINVAL
+ * or EOPNOTSUPP all the same, it registers without the flag and clears it
+ * in *access: the caller records what was registered. */
+struct ibv_mr *mem_register(struct ibv_pd *pd, const struct mem_buf *b, int *access);
+
+/* Whether the CPU may touch b's bytes (through b->cpu). */
+static inline bool mem_cpu_ok(const struct mem_buf *b)
+{
+	return b->cpu != NULL;
+}
+
+/* "host", "hugepages": b's kind for the metadata; "none" before mem_alloc. */
+const char *mem_kind_name(const struct mem_buf *b);
+
+/* Node of the page at addr (get_mempolicy MPOL_F_NODE|MPOL_F_ADDR), -1 unknown. */
+int mem_node_of(const void *addr);
+
+/* ---- for the kinds' files ------------------------------------------- */
+
+/* A "Name:   123 kB" line of /proc/meminfo in bytes; 0 when absent. */
+size_t mem_meminfo_bytes(const char *name);
+/* len rounded up to page into *out; -EINVAL when len is 0 or too large. */
+int mem_round(size_t len, size_t page, size_t *out);
+/* -ENOMEM with a message when len (bytes) exceeds avail (0: unknown,
+ * passes); what: "of memory (MemAvailable)" and the like. */
+int mem_fits(size_t len, size_t avail, const char *what);
+/* An anonymous private mapping of b->len bytes (mmap flags added: extra),
+ * bound to node, touched (zeroed) so that its pages exist there: addr and
+ * cpu.  hint: said after "cannot map N bytes" on failure ("" none). */
+int mem_map_anon(struct mem_buf *b, int extra, int node, const char *hint);
+/* mem_map_anon's free. */
+void mem_unmap(struct mem_buf *b);
+
+#endif
