@@ -4,8 +4,8 @@
 # lists the tracked files that DISTDIR (the tarball's tree, filled) lacks,
 # and fails on each one that a shipped file names: the README's quick start,
 # a test, a script, a document, the Makefile, ...  A file is named by its
-# path from the top (a word of its own: "scripts/rb-quickstart",
-# "$top_srcdir/scripts/rb-quickstart"), or through one of its folders named
+# path from the top (a word of its own: "scripts/tools/rb-quickstart",
+# "$top_srcdir/scripts/tools/rb-quickstart"), or through one of its folders named
 # as such ("results/perftest", "results/": every file under it).  The
 # tracked files no shipped file names are listed, and let pass (.gitignore).
 # Not in a git checkout (the tarball's own make dist, in distcheck): says

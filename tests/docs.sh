@@ -40,7 +40,7 @@ am_words() {
 
 # Where a program is: built C programs in the build tree, scripts in either.
 prog_path() {
-	for d in "$top_builddir" "$top_builddir/scripts" "$top_srcdir/scripts"; do
+	for d in "$top_builddir" "$top_builddir/scripts/tools" "$top_srcdir/scripts/tools" "$top_srcdir/scripts/testbed"; do
 		[ -x "$d/$1" ] && { echo "$d/$1"; return 0; }
 	done
 	return 1
@@ -130,7 +130,7 @@ ok $st "rdmabench(7) lists every benchmark option and no other ($(wc -l <"$tmp/u
 
 version=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"$/\1/p' "$top_builddir/config.h" 2>/dev/null)
 [ -n "$version" ] || version=$(cat "$top_srcdir/VERSION")
-# The commit built, found here independently of scripts/commit.sh: git's
+# The commit built, found here independently of scripts/dev/commit.sh: git's
 # own description of a checkout; in a release tarball (no .git of its own)
 # the COMMIT file make dist wrote.
 if [ -e "$top_srcdir/.git" ]; then
@@ -201,7 +201,7 @@ comp=$top_srcdir/completion/rdmabench.bash
 # complete WORD...: COMPREPLY, one a line, for the last WORD (the cursor's),
 # from the function `complete -p WORD1` names, as bash does on <TAB>.
 complete_words() {
-	PATH=$top_builddir:$top_srcdir/scripts:$PATH bash --norc --noprofile -c '
+	PATH=$top_builddir:$top_srcdir/scripts/tools:$top_srcdir/scripts/testbed:$PATH bash --norc --noprofile -c '
 		. "$1" || exit 1
 		shift
 		fn=$(complete -p "$1" | sed -n "s/.* -F \([^ ]*\) .*/\1/p")

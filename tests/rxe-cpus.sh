@@ -2,7 +2,7 @@
 # Automake test: the files that need 8 vCPUs ("# needs: 8-cpus": parallel
 # instances on distinct CPUs, tests/integration/feature/cpus_parallel.sh, and
 # the test bed's tick, prog/testbed_tick.sh) in ONE boot of the Soft-RoCE
-# test bed with 8 vCPUs (scripts/rb-testbed --cpus 8 --mode vm): four
+# test bed with 8 vCPUs (scripts/testbed/rb-testbed --cpus 8 --mode vm): four
 # loopback pairs, eight measuring threads, as TAP, through
 # tests/integration/run-all.sh (RB_BOOT=rxe-cpus).
 # RB_TESTBED_CPUS=4: the same cases with 4 vCPUs, where the threads share.

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Automake test: the NUMA placement cases ("# needs: two-nodes":
 # tests/integration/feature/numa_*.sh) in ONE boot of the two-node Soft-RoCE
-# test bed (scripts/rb-testbed --numa2 --mode vm: CPU 0 on node 0, CPU 1 on
+# test bed (scripts/testbed/rb-testbed --numa2 --mode vm: CPU 0 on node 0, CPU 1 on
 # node 1, the rxe NIC behind a PCI bridge on node 1), as TAP, through
 # tests/integration/run-all.sh (RB_BOOT=rxe-numa).
 # Skips and CI rules: tests/testbed-tap.sh.

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Automake test: -j/--threads ("# needs: 4-cpus":
 # tests/integration/feature/threads.sh) in ONE boot of the Soft-RoCE test
-# bed with 4 vCPUs (scripts/rb-testbed --cpus 4 --mode vm): -j 1, 2 and 4
+# bed with 4 vCPUs (scripts/testbed/rb-testbed --cpus 4 --mode vm): -j 1, 2 and 4
 # side by side, each thread on a CPU of its own, as TAP, through
 # tests/integration/run-all.sh (RB_BOOT=rxe-threads).
 # Skips and CI rules: tests/testbed-tap.sh.

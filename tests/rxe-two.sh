@@ -1,6 +1,6 @@
 #!/bin/bash
 # Automake test: the cases between two hosts, in ONE boot of the two-guest
-# Soft-RoCE test bed (scripts/rb-testbed --two-guests: rbguest1 192.0.2.1
+# Soft-RoCE test bed (scripts/testbed/rb-testbed --two-guests: rbguest1 192.0.2.1
 # and rbguest2 192.0.2.2, each with its own rxe0 on eth0, linked by a UDP
 # socket NIC that tcpdump sees).  Guest A runs
 # tests/integration/lib/two-servers.sh (the servers of all three, side by

@@ -8,7 +8,7 @@
 # files, each in a boot of its own, so that CI can run them side by side
 # (run-all.sh's RB_BOOT).  With an RDMA device on the host (RB_DEV set, or
 # /sys/class/infiniband not empty) it runs them directly; otherwise inside
-# ONE boot of the Soft-RoCE test bed (scripts/rb-testbed).  Skips and CI rules:
+# ONE boot of the Soft-RoCE test bed (scripts/testbed/rb-testbed).  Skips and CI rules:
 # tests/testbed-tap.sh.
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 export RB_BOOT=${RXE_BOOT:-rxe}

@@ -27,10 +27,10 @@ skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
 
 # The built script (rb-plot, rb-compare come from a .in), else the source one.
 script() {
-	for f in "$top_builddir/scripts/$1" "$top_srcdir/scripts/$1" "$top_srcdir/scripts/$1.in"; do
+	for f in "$top_builddir/scripts/tools/$1" "$top_srcdir/scripts/tools/$1" "$top_srcdir/scripts/tools/$1.in"; do
 		[ -x "$f" ] && { echo "$f"; return; }
 	done
-	echo "$top_srcdir/scripts/$1"
+	echo "$top_srcdir/scripts/tools/$1"
 }
 rb_plot=$(script rb-plot) rb_compare=$(script rb-compare)
 
@@ -344,15 +344,34 @@ ok $? "rb-compare: -t 0 is a usage error that names the option (status $st)"
 
 # --- rb-campaign, rb-regress: usage (no device needed) -------------------------------
 
-run "$top_srcdir/scripts/rb-campaign" --bin "$top_builddir" --bench rb_foo_bw -o "$tmp/c"
+run "$top_srcdir/scripts/tools/rb-campaign" --bin "$top_builddir" --bench rb_foo_bw -o "$tmp/c"
 [ "$st" = 2 ] && grep -q 'unknown benchmark: rb_foo_bw' "$tmp/err" && [ ! -e "$tmp/c" ]
 ok $? "rb-campaign: an unknown benchmark: exit 2 before any run (status $st)"
-run "$top_srcdir/scripts/rb-campaign" --reps 0
+run "$top_srcdir/scripts/tools/rb-campaign" --reps 0
 [ "$st" = 2 ] && grep -q 'reps is too small: 0' "$tmp/err"
 ok $? "rb-campaign: --reps 0: exit 2, the option named (status $st)"
-run "$top_srcdir/scripts/rb-regress" -r x HEAD
+run "$top_srcdir/scripts/tools/rb-regress" -r x HEAD
 [ "$st" = 2 ] && grep -q 'reps is not a number: x' "$tmp/err"
 ok $? "rb-regress: -r x: exit 2 (status $st)"
+
+# --- rb-vs-perftest --summarize: the published comparison, re-made through rbresults ---
+
+if command -v python3 >/dev/null; then
+	for d in "" /2026-12-01; do	# the sidecar format, then the earlier one ("# key=value")
+		mkdir -p "$tmp/vs$d" && cp "$top_srcdir/results/perftest$d"/runs*.csv "$tmp/vs$d/" &&
+			cp "$top_srcdir/results/perftest$d"/runs*.meta.json "$tmp/vs$d/" 2>/dev/null
+		run python3 "$top_srcdir/scripts/dev/rb-vs-perftest" --summarize --out "$tmp/vs$d"
+		rows=$(grep -c . "$tmp/vs$d/comparison.csv" 2>/dev/null)
+		[ "$st" = 0 ] && [ "$rows" -gt 10 ] && grep -q '^send_bw ' "$tmp/out"
+		ok $? "rb-vs-perftest --summarize on results/perftest$d's runs: exit 0, $rows rows, the table printed (status $st)"
+	done
+	cmp -s <(tr -d '\r' <"$tmp/vs/comparison.csv") <(tr -d '\r' <"$top_srcdir/results/perftest/comparison.csv")
+	ok $? "rb-vs-perftest --summarize re-makes results/perftest/comparison.csv as published"
+else
+	for c in "the sidecar format" "the earlier format" "as published"; do
+		skip "rb-vs-perftest --summarize: $c" "python3 is not installed"
+	done
+fi
 
 # --- rb-icount: usage, and its callgrind reader on two canned files -------------------
 # tests/data/icount: ib_write_bw at 100 and 300 messages, written by hand in
@@ -365,7 +384,7 @@ ok $? "rb-regress: -r x: exit 2 (status $st)"
 # total of 339.  As rb_write_bw's, the same functions are none of the
 # tool's, and only gettimeofday is calibration: the memcpy calls stay libc.
 
-rb_icount=$top_srcdir/scripts/rb-icount
+rb_icount=$top_srcdir/scripts/dev/rb-icount
 icdata=$data/icount
 if command -v python3 >/dev/null 2>&1; then
 	run "$rb_icount" --help
@@ -484,7 +503,7 @@ fi
 # --- every script answers --version ---------------------------------------------------
 
 vbad=""
-for f in "$top_srcdir"/scripts/* "$top_srcdir"/scripts/testbed/*; do
+for f in "$top_srcdir"/scripts/tools/* "$top_srcdir"/scripts/dev/* "$top_srcdir"/scripts/testbed/*; do
 	[ -f "$f" ] && [ -x "$f" ] || continue
 	case $f in *.in) f=$(script "$(basename "$f" .in)") ;; esac
 	v=$(cd "$tmp" && timeout 30 "$f" --version 2>&1 </dev/null)
@@ -498,9 +517,24 @@ done
 [ -z "$vbad" ]
 ok $? "every script in scripts/ answers --version with its name and the version (not:${vbad:- none})"
 
+# --- the rbresults package: installed whole, the one reader of results ---------------
+
+missing=""
+for f in $(cd "$top_srcdir" && find scripts/rbresults -name '*.py' | sort); do
+	grep -q "$f\b" "$top_srcdir/Makefile.am" || missing="$missing $f"
+done
+[ -z "$missing" ]
+ok $? "every module of scripts/rbresults/ is installed by Makefile.am (not:${missing:- none})"
+# a tool reads result files through rbresults only (csv.DictReader, json.load
+# of a result are rbresults's); rb-icount reads callgrind's files, not results
+own=$(cd "$top_srcdir" && grep -lE 'csv\.(DictReader|reader)|json\.loads?\(' scripts/tools/* scripts/dev/rb-vs-perftest \
+	$(find scripts/dev -name '*.py') 2>/dev/null | tr '\n' ' ')
+[ -z "$own" ]
+ok $? "no tool in scripts/tools/ nor rb-vs-perftest parses CSV or JSON on its own (not: ${own:-none})"
+
 # --- rb-quickstart: its help from any folder, --build checked before anything runs ---
 
-qs=$top_srcdir/scripts/rb-quickstart
+qs=$top_srcdir/scripts/tools/rb-quickstart
 run sh -c "cd '$tmp' && '$qs' --help"
 [ "$st" = 0 ] && grep -q -- '--build DIR' "$tmp/out"
 ok $? "rb-quickstart --help from another folder prints its usage with --build (status $st)"
@@ -560,20 +594,20 @@ else
 fi
 
 # --- rb-testbed: its own options (no guest is booted for these) ---
-run bash "$top_srcdir/scripts/rb-testbed" --tcg bogus -- true
+run bash "$top_srcdir/scripts/testbed/rb-testbed" --tcg bogus -- true
 [ "$st" = 2 ] && grep -q -- "--tcg: single or multi, not 'bogus'" "$tmp/err"
 ok $? "rb-testbed --tcg bogus: exit 2 naming --tcg and what it takes (status $st)"
-run bash "$top_srcdir/scripts/rb-testbed" --help
+run bash "$top_srcdir/scripts/testbed/rb-testbed" --help
 [ "$st" = 0 ] && grep -q -- '--tcg single|multi' "$tmp/out" && grep -q -- '--aslr' "$tmp/out" &&
 	grep -q -- '--tick US' "$tmp/out" && grep -q -- '--cached DIR' "$tmp/out"
 ok $? "rb-testbed --help: --tcg, --aslr, --tick and --cached listed (status $st)"
-run bash "$top_srcdir/scripts/rb-testbed" --cached "$tmp/nosuchdir" -- true
+run bash "$top_srcdir/scripts/testbed/rb-testbed" --cached "$tmp/nosuchdir" -- true
 [ "$st" = 2 ] && grep -q -- "--cached: no such folder: $tmp/nosuchdir" "$tmp/err"
 ok $? "rb-testbed --cached with no such folder: exit 2 naming --cached and the folder (status $st)"
-run bash "$top_srcdir/scripts/rb-testbed" --tick 2ms -- true
+run bash "$top_srcdir/scripts/testbed/rb-testbed" --tick 2ms -- true
 [ "$st" = 2 ] && grep -q -- "--tick is not a number: 2ms" "$tmp/err"
 ok $? "rb-testbed --tick 2ms: exit 2 naming --tick and the value (status $st)"
-run env RB_TESTBED_TICK=100001 bash "$top_srcdir/scripts/rb-testbed" -- true
+run env RB_TESTBED_TICK=100001 bash "$top_srcdir/scripts/testbed/rb-testbed" -- true
 [ "$st" = 2 ] && grep -q -- "RB_TESTBED_TICK is too large: 100001" "$tmp/err"
 ok $? "RB_TESTBED_TICK=100001: exit 2 naming the variable and the limit (status $st)"
 

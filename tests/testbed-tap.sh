@@ -1,5 +1,5 @@
 # Sourced by tests/rxe*.sh: run integration cases as TAP
-# inside the Soft-RoCE test bed (scripts/rb-testbed).  The caller sets WHAT
+# inside the Soft-RoCE test bed (scripts/testbed/rb-testbed).  The caller sets WHAT
 # (words for messages, e.g. "the two-node rxe test bed") before sourcing.
 # When the test bed cannot run, a case list prints "1..0 # SKIP reason",
 # never a pass; under CI=true that is a failure instead: CI must run them
@@ -9,7 +9,7 @@
 : "${top_builddir:=$top_srcdir}"
 export top_srcdir top_builddir
 run_all=$top_srcdir/tests/integration/run-all.sh
-testbed=$top_srcdir/scripts/rb-testbed
+testbed=$top_srcdir/scripts/testbed/rb-testbed
 
 # run_tap CMD...: run CMD, pass its TAP on.  With a plan (run-all.sh prints
 # it first) and an end (exit 0, or 1 when a case failed) the TAP lines carry
@@ -47,8 +47,8 @@ fi
 # testbed_ready: root, qemu, busybox and the kernel cache, or skip.
 testbed_ready() {
 	[ "$(id -u)" = 0 ] || skip "$WHAT needs root (or run with RB_DEV set on an RDMA host)"
-	command -v qemu-system-x86_64 >/dev/null || skip "no qemu-system-x86_64 (scripts/rb-testbed --install)"
-	[ -x /bin/busybox ] || skip "no /bin/busybox (scripts/rb-testbed --install)"
+	command -v qemu-system-x86_64 >/dev/null || skip "no qemu-system-x86_64 (scripts/testbed/rb-testbed --install)"
+	[ -x /bin/busybox ] || skip "no /bin/busybox (scripts/testbed/rb-testbed --install)"
 	prep=$(bash "$testbed" --prepare 2>&1) || skip "test bed not ready: $(echo "$prep" | tail -n1)"
 }
 

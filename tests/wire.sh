@@ -5,8 +5,8 @@
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
 command -v python3 >/dev/null || { echo "1..0 # SKIP no python3"; exit 0; }
-rb_wire=$top_builddir/scripts/rb-wire
-[ -x "$rb_wire" ] || rb_wire=$top_srcdir/scripts/rb-wire.in
+rb_wire=$top_builddir/scripts/tools/rb-wire
+[ -x "$rb_wire" ] || rb_wire=$top_srcdir/scripts/tools/rb-wire.in
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rb-wire.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 RB_DATADIR=$top_srcdir/scripts python3 "$top_srcdir/tests/wire/test_rbwire.py" "$rb_wire" "$tmp"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # results/load/make.sh OUT: the idle-vs-loaded comparison of this folder.
 # Run inside the test bed, from a build folder (the rb_* programs in $PWD):
-#   ../scripts/rb-testbed --cpus 4 -- bash ../results/load/make.sh OUT
+#   ../scripts/testbed/rb-testbed --cpus 4 -- bash ../results/load/make.sh OUT
 # then, on the host: rb-plot (see README.md).
 set -eu
 out=$1

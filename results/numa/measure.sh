@@ -1,7 +1,7 @@
 #!/bin/bash
 # Local vs remote NUMA placement in the two-node test bed, interleaved.
 # Run inside it (from the top of the tree):
-#   scripts/rb-testbed --numa2 --mode vm -- bash results/numa/measure.sh OUT.csv [REPS]
+#   scripts/testbed/rb-testbed --numa2 --mode vm -- bash results/numa/measure.sh OUT.csv [REPS]
 # local: the default (the rxe NIC's node 1: CPU 1, buffers on node 1);
 # remote: --numa-node 0 on both sides (CPU 0, buffers on node 0).
 # Each rep runs every benchmark below local and remote, the order of the

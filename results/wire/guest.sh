@@ -50,7 +50,7 @@ client() {
 	while read -r name prog args; do
 		case $name in *-loss*) loss_on 5% || echo "loss: tc netem failed" >&2 ;; esac
 		t0=$(date +%s.%N)
-		python3 "$here/../../scripts/rb-wire.in" capture -i eth0 -o "$OUT/$name.pcap" \
+		python3 "$here/../../scripts/tools/rb-wire.in" capture -i eth0 -o "$OUT/$name.pcap" \
 			--result "$OUT/$name.csv" -- \
 			"$RB_BIN/$prog" -d "$RB_DEV" -x "$RB_GID_INDEX" -p $((18600 + i)) $args \
 			--csv="$OUT/$name.csv" "$RB_PEER" >"$OUT/$name.wire.txt" 2>"$OUT/$name.client.err" </dev/null

@@ -10,6 +10,6 @@ build=$(cd "${1:-$top/build}" && pwd)
 out=$here/runs
 rm -rf "$out"; mkdir -p "$out"
 cd "$build"
-RB_BIN=$build OUT=$out "$top/scripts/rb-testbed" --two-guests --mode vm --share "$top" --share "$build" \
+RB_BIN=$build OUT=$out "$top/scripts/testbed/rb-testbed" --two-guests --mode vm --share "$top" --share "$build" \
 	--server-cmd "RB_BIN=$build OUT=$out bash $here/guest.sh server" \
 	-- env RB_BIN="$build" OUT="$out" bash "$here/guest.sh" client

@@ -2,7 +2,7 @@
 """results/wire: one table of the captures in runs/, next to the benchmarks'
 own figures.  For each runs/NAME.pcap: rb-wire analyse --json --result
 runs/NAME.csv (kept as runs/NAME.wire.json), then one Markdown row.
-    summarise.py [RB_WIRE]   (default: scripts/rb-wire.in of this tree)
+    summarise.py [RB_WIRE]   (default: scripts/tools/rb-wire.in of this tree)
 """
 import glob
 import json
@@ -12,7 +12,7 @@ import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 top = os.path.dirname(os.path.dirname(here))
-rb_wire = sys.argv[1] if len(sys.argv) > 1 else os.path.join(top, 'scripts', 'rb-wire.in')
+rb_wire = sys.argv[1] if len(sys.argv) > 1 else os.path.join(top, 'scripts', 'tools', 'rb-wire.in')
 sys.path.insert(0, os.path.join(top, 'scripts'))
 sys.dont_write_bytecode = True
 import rbresults  # noqa: E402

@@ -30,7 +30,7 @@ struct rb_device {
 struct ibv_device **device_list(int *n, const char *hint);
 /* The end of every "no RDMA devices found" hint. */
 #define DEVICE_HINT_RXE "without hardware create a Soft-RoCE device: " \
-	"`rdma link add rxe0 type rxe netdev IF` or use scripts/rb-testbed"
+	"`rdma link add rxe0 type rxe netdev IF` or use scripts/testbed/rb-testbed"
 /* The device called name (NULL: the first), or NULL after logging the names
  * that exist. */
 struct ibv_device *device_find(struct ibv_device **list, int n, const char *name);

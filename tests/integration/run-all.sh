@@ -34,7 +34,7 @@
 # run after all the others.  Without RB_LANES=2 (a person's run) the
 # "lane" files run in the one lane, in name order.
 #
-# Normally run inside the test bed: scripts/rb-testbed -- tests/integration/run-all.sh
+# Normally run inside the test bed: scripts/testbed/rb-testbed -- tests/integration/run-all.sh
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 . "$here/needs.sh"

@@ -3,7 +3,7 @@
 # (tests/integration/robust/valgrind.sh), as TAP, on the device at hand;
 # inside the test bed:
 #
-#   scripts/rb-testbed --timeout 900 -- tests/robust/valgrind.sh
+#   scripts/testbed/rb-testbed --timeout 900 -- tests/robust/valgrind.sh
 #
 # RB_VG_PROGS picks the benchmarks, RB_VG_JOBS how many pairs run at once.
 top=$(cd "$(dirname "$0")/../.." && pwd)

@@ -1,7 +1,7 @@
 #!/bin/bash
 # The send-latency sample before and after issue 33, against perftest, in one
 # boot of the test bed (inside: $RB_DEV, $RB_GID_INDEX, $RB_IP):
-#   OLD=dir-of-the-old-build NEW=dir-of-the-new-build scripts/rb-testbed -- bash results/perftest/interval/run.sh
+#   OLD=dir-of-the-old-build NEW=dir-of-the-new-build scripts/testbed/rb-testbed -- bash results/perftest/interval/run.sh
 # OLD: rb_send_lat of commit 09db512 (a sample from the post to the answer's
 # arrival); NEW: this commit's (the whole iteration: + the receive's re-post
 # and the send's completion).  Per size and repetition: old, new, perftest,

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # tests/integration/lib/numa.sh: helpers of the NUMA case files (tests/integration/feature/numa_*.sh),
 # on top of tests/integration/lib.sh.  Meant for the two-node test bed
-# (scripts/rb-testbed --numa2): CPU 0 on node 0, CPU 1 on node 1, the rxe
+# (scripts/testbed/rb-testbed --numa2): CPU 0 on node 0, CPU 1 on node 1, the rxe
 # NIC on node 1.
 #
 #   numa_progs                the four benchmarks these cases cover
@@ -29,7 +29,7 @@ numa_ready() {
 	dn=$(cat "/sys/class/infiniband/$RB_DEV/device/numa_node" 2>/dev/null ||
 		cat /sys/class/net/eth0/device/numa_node 2>/dev/null)
 	if [ "$n" != 2 ]; then
-		echo "$n NUMA nodes here, 2 needed (scripts/rb-testbed --numa2)"
+		echo "$n NUMA nodes here, 2 needed (scripts/testbed/rb-testbed --numa2)"
 		return 1
 	fi
 	if [ "$(cat /sys/devices/system/node/node1/cpulist 2>/dev/null)" != 1 ]; then

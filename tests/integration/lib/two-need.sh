@@ -16,7 +16,7 @@ slurm_missing() {
 # wire_missing: why rb-wire's captures cannot run here (nothing if they can).
 wire_missing() {
 	if ! command -v tcpdump >/dev/null; then
-		echo "no tcpdump (Debian: tcpdump; scripts/rb-testbed --install)"
+		echo "no tcpdump (Debian: tcpdump; scripts/testbed/rb-testbed --install)"
 	elif ! command -v python3 >/dev/null; then
 		echo "no python3"
 	fi

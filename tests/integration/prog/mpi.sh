@@ -160,7 +160,7 @@ else
 	elif ! command -v gnuplot >/dev/null; then
 		tap_skip "rb-heatmap: a PNG of the pairs matrix" "gnuplot not found"
 	else
-		"$top_builddir/scripts/rb-heatmap" -o "$RB_CASE_DIR" -n pairs "$RB_TMP/pairs.csv" \
+		"$top_builddir/scripts/tools/rb-heatmap" -o "$RB_CASE_DIR" -n pairs "$RB_TMP/pairs.csv" \
 			>"$RB_CASE_DIR/heatmap.out" 2>"$RB_CASE_DIR/heatmap.err"
 		st=$?
 		cat "$RB_CASE_DIR/heatmap.err" | sed 's/^/# /'

@@ -1,5 +1,5 @@
 # needs: one-guest quiet delay-build
-# The regression check can pass and can fail: scripts/rb-regress measures
+# The regression check can pass and can fail: scripts/tools/rb-regress measures
 # rb_write_bw at 4 KiB interleaved (A B B A ..., 5 pairs) against a baseline, then
 # rb-compare judges the paired ratios.  The build against itself must pass;
 # the --enable-test-delay build with a busy wait of RB_TEST_DELAY_NS per
@@ -28,7 +28,7 @@ t40_regress() {
 	rm -rf "$out"
 	# /usr/bin first: under emulation a pyenv shim costs ~20 s a start
 	PATH=/usr/bin:$PATH RB_TEST_DELAY_NS=$t40_delay_ns \
-		"$top_srcdir/scripts/rb-regress" -o "$out" -r 5 \
+		"$top_srcdir/scripts/tools/rb-regress" -o "$out" -r 5 \
 		--current "$2" "$RB_BIN" -- -b rb_write_bw -s 4K -e '-D 2' --retries 2 \
 		>"$out.out" 2>"$out.err" </dev/null
 }

@@ -11,8 +11,8 @@
 
 . "$top_srcdir/tests/wire/cases.sh"
 . "$top_srcdir/tests/integration/lib/two-need.sh"
-rb_wire=$top_builddir/scripts/rb-wire
-[ -x "$rb_wire" ] || rb_wire=$top_srcdir/scripts/rb-wire.in
+rb_wire=$top_builddir/scripts/tools/rb-wire
+[ -x "$rb_wire" ] || rb_wire=$top_srcdir/scripts/tools/rb-wire.in
 wire_names="send_lat write_bw read_lat loss"
 
 # wire_check FILE EXPR...: each Python expression over t (the total), f (the

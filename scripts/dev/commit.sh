@@ -4,8 +4,8 @@
 # checkout of its own (a .git at its top: not a tarball unpacked inside
 # some other repository), else the COMMIT file that `make dist` writes into
 # the tarball, else the VERSION file.  Used by Makefile.am (rb-commit.h),
-# scripts/rb-icount and the tests.
-top=${1:-$(dirname "$0")/..}
+# scripts/dev/rb-icount and the tests.
+top=${1:-$(dirname "$0")/../..}
 if [ -e "$top/.git" ] && c=$(git -C "$top" describe --always --dirty 2>/dev/null) && [ -n "$c" ]; then
 	echo "$c"
 elif [ -s "$top/COMMIT" ]; then

@@ -1,4 +1,4 @@
-"""rbresults: read the files rdmabench writes, for rb-plot and rb-compare.
+"""rbresults.load: the files rdmabench writes, as Result and Histogram objects.
 
 Three kinds, told apart by their header row (or first line):
   result CSV   a header row, one row per size (bandwidth or latency
@@ -18,7 +18,6 @@ import csv
 import json
 import os
 import re
-import statistics
 
 SCHEMA = 1
 
@@ -233,17 +232,3 @@ def scan(paths, role='client'):
                 if isinstance(res, Result) and res.meta.get('role', role) == role:
                     out.append(res)
     return out
-
-
-def median(xs):
-    return statistics.median(xs) if xs else None
-
-
-def fmt_size(n, sep=''):
-    """65536 -> '64KiB' (the units the binaries print)."""
-    n = int(n)
-    for unit in ('GiB', 'MiB', 'KiB'):
-        scale = {'GiB': 1 << 30, 'MiB': 1 << 20, 'KiB': 1 << 10}[unit]
-        if n >= scale and n % scale == 0:
-            return '%d%s%s' % (n // scale, sep, unit)
-    return '%d%sB' % (n, sep)
