@@ -1,9 +1,9 @@
 /* rb_atomic_bw: atomic operation rate (-A FETCH_AND_ADD or CMP_AND_SWAP on
  * an 8-byte operand in the server's buffer). */
-#include "cli/bench.h"
+#include "bench/registry.h"
 #include "engine/loops.h"
 
-const struct rb_bench RB_BENCH_NAME = {
+const struct rb_bench rb_bench_atomic_bw = {
 	.name = "rb_atomic_bw",
 	.title = "Atomic bandwidth",
 	.summary = "Measure the rate of RDMA atomic operations (8-byte fetch-and-add or compare-and-swap)",

@@ -1,9 +1,9 @@
 /* rb_atomic_lat: latency of one atomic operation at a time (-A
  * FETCH_AND_ADD or CMP_AND_SWAP); its round trip is its latency. */
-#include "cli/bench.h"
+#include "bench/registry.h"
 #include "engine/loops.h"
 
-const struct rb_bench RB_BENCH_NAME = {
+const struct rb_bench rb_bench_atomic_lat = {
 	.name = "rb_atomic_lat",
 	.title = "Atomic latency",
 	.summary = "Measure RDMA atomic latency (the round trip of one 8-byte fetch-and-add or compare-and-swap)",

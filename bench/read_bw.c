@@ -1,10 +1,10 @@
 /* rb_read_bw: RDMA read bandwidth.  The client reads the server's buffer,
  * -o reads in flight per QP; the server's CPU takes no part.  With -b both
  * read. */
-#include "cli/bench.h"
+#include "bench/registry.h"
 #include "engine/loops.h"
 
-const struct rb_bench RB_BENCH_NAME = {
+const struct rb_bench rb_bench_read_bw = {
 	.name = "rb_read_bw",
 	.title = "RDMA read bandwidth",
 	.summary = "Measure RDMA read bandwidth and message rate between two RDMA hosts",

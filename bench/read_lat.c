@@ -1,9 +1,9 @@
 /* rb_read_lat: RDMA read latency, one read at a time; the full round trip
  * of each read is its latency.  The server's CPU takes no part. */
-#include "cli/bench.h"
+#include "bench/registry.h"
 #include "engine/loops.h"
 
-const struct rb_bench RB_BENCH_NAME = {
+const struct rb_bench rb_bench_read_lat = {
 	.name = "rb_read_lat",
 	.title = "RDMA read latency",
 	.summary = "Measure RDMA read latency (the round trip of one read) between two RDMA hosts",

@@ -1,9 +1,9 @@
 /* rb_send_bw: send/receive bandwidth.  The client sends, the server
  * receives and counts; with -b both do both. */
-#include "cli/bench.h"
+#include "bench/registry.h"
 #include "engine/loops.h"
 
-const struct rb_bench RB_BENCH_NAME = {
+const struct rb_bench rb_bench_send_bw = {
 	.name = "rb_send_bw",
 	.title = "Send bandwidth",
 	.summary = "Measure send/receive bandwidth and message rate between two RDMA hosts",

@@ -1,8 +1,8 @@
 /* rb_send_lat: send/receive ping-pong latency; one-way = round trip / 2. */
-#include "cli/bench.h"
+#include "bench/registry.h"
 #include "engine/loops.h"
 
-const struct rb_bench RB_BENCH_NAME = {
+const struct rb_bench rb_bench_send_lat = {
 	.name = "rb_send_lat",
 	.title = "Send latency",
 	.summary = "Measure send/receive latency (ping-pong, half the round trip) between two RDMA hosts",

@@ -1,9 +1,9 @@
 /* rb_write_bw: RDMA write bandwidth.  The client writes into the server's
  * buffer; the server's CPU takes no part.  With -b both write. */
-#include "cli/bench.h"
+#include "bench/registry.h"
 #include "engine/loops.h"
 
-const struct rb_bench RB_BENCH_NAME = {
+const struct rb_bench rb_bench_write_bw = {
 	.name = "rb_write_bw",
 	.title = "RDMA write bandwidth",
 	.summary = "Measure RDMA write bandwidth and message rate between two RDMA hosts",

@@ -1,10 +1,10 @@
 /* rb_write_lat: RDMA write ping-pong latency.  Each side writes into the
  * other's buffer and spins on its own until the answer lands; one-way =
  * round trip / 2. */
-#include "cli/bench.h"
+#include "bench/registry.h"
 #include "engine/loops.h"
 
-const struct rb_bench RB_BENCH_NAME = {
+const struct rb_bench rb_bench_write_lat = {
 	.name = "rb_write_lat",
 	.title = "RDMA write latency",
 	.summary = "Measure RDMA write latency (ping-pong, half the round trip) between two RDMA hosts",

@@ -6,8 +6,9 @@
 #   man/gen-options.sh [BUILDDIR]        (BUILDDIR: where rb_* were built)
 #
 # What is listed, and in which order, comes from each program's --help (the
-# option table in src/cli/options.c is the source of truth); the text of each
-# option from the table below; the per-test defaults from bench/NAME.c.
+# option rows in src/cli/rows.c are the source of truth: --help is made from
+# them); the text of each option from the table below; the per-test defaults
+# from bench/NAME.c.
 # A page holds blocks between the lines
 #   .\" BEGIN gen-options.sh KIND
 #   .\" END gen-options.sh KIND
@@ -18,7 +19,7 @@
 set -eu -o pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$top}" && pwd)
-benches="send_bw send_lat write_bw write_lat read_bw read_lat atomic_bw atomic_lat"
+benches=$(sed -n 's/^BENCH(\([a-z0-9_]*\))$/\1/p' "$top/bench/list.h")   # the one list
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -992,12 +993,12 @@ combine, an option this benchmark does not support.
 EOF
 }
 
-# rdmabench(7): every option any benchmark accepts, in src/cli/options.c's order
-# (the order of every --help).
+# rdmabench(7): every option any benchmark accepts, in the order of the rows
+# of src/cli/rows.c (the order of every --help).
 union_heads() {
 	local b name
 	for b in $benches; do help_heads "rb_$b"; done >"$tmp/all-heads"
-	sed -En 's/^[[:space:]]*\{ "([^"]+)", .*/\1/p' "$top/src/cli/options.c" |
+	sed -En 's/^[[:space:]]*\{ "([^"]+)", .*/\1/p' "$top/src/cli/rows.c" |
 		while read -r name; do
 			grep -E -m1 -- "(^| )--$name([=[]|$)" "$tmp/all-heads" || true
 		done
@@ -1046,6 +1047,26 @@ EOF
 	echo ".TE"
 }
 
+# rb_mpi(1)'s --bench: the list's names, four a line, rb_mpi's default said.
+mpi_names_block() {
+	local def
+	def=$(sed -n 's/^#define DEFAULT_BENCH "\(.*\)"$/\1/p' "$top/src/prog/mpi/mpi_main.c")
+	echo "$benches" | awk -v def="$def" '
+		function q(s) { return s ~ / / ? "\"" s "\"" : s }
+		{ n[++k] = $0 }
+		END {
+			line = ".BR"
+			for (i = 1; i <= k; i++) {
+				line = line " " n[i]
+				if (i == k) { print line; break }
+				sep = i == k - 1 ? " or " : ", "
+				if (n[i] == def) sep = " (the default)" sep
+				if (i % 4) { line = line " " q(sep); continue }
+				sub(/ $/, "", sep); print line " " q(sep); line = ".BR"
+			}
+		}'
+}
+
 # Replace the block KIND of PAGE with the file BODY.
 splice() { # PAGE KIND BODY
 	awk -v kind="$2" -v body="$3" '
@@ -1057,8 +1078,47 @@ splice() { # PAGE KIND BODY
 	' "$1" >"$tmp/page" && cat "$tmp/page" >"$1"
 }
 
+# A benchmark without a page yet (a new line in bench/list.h): start one
+# from its table (title, summary), with the blocks filled below; its
+# DESCRIPTION is then written by hand.
+new_page() { # NAME PAGE
+	local str='s/^"//; s/"$//'
+	cat >"$2" <<EOF
+.\" rb_$1.1: hand-written, except the blocks that man/gen-options.sh fills
+.TH $(echo "RB_$1" | tr '[:lower:]' '[:upper:]') 1 $(date +%Y-%m-%d) rdmabench "rdmabench manual"
+.SH NAME
+rb_$1 \\- $(bench_field "$1" summary | sed "$str")
+.SH SYNOPSIS
+.B rb_$1
+.RI [ OPTIONS ]
+.br
+.B rb_$1
+.RI [ OPTIONS ] " HOST"
+.SH DESCRIPTION
+.B rb_$1
+measures $(bench_field "$1" title | sed "$str") between two RDMA hosts
+(the server without
+.IR HOST ,
+the client with it).
+.SH OPTIONS
+.\" BEGIN gen-options.sh options
+.\" END gen-options.sh options
+.SH OUTPUT
+.\" BEGIN gen-options.sh output
+.\" END gen-options.sh output
+.SH EXIT STATUS
+.\" BEGIN gen-options.sh exit
+.\" END gen-options.sh exit
+.SH SEE ALSO
+.BR rb_devices (1),
+.BR rdmabench (7)
+EOF
+	echo "gen-options.sh: wrote man/rb_$1.1: write its DESCRIPTION" >&2
+}
+
 for b in $benches; do
 	page=$top/man/rb_$b.1
+	[ -f "$page" ] || new_page "$b" "$page"
 	tags=$(page_tags "$b")
 	help_heads "rb_$b" >"$tmp/heads"
 	[ -s "$tmp/heads" ] || { echo "gen-options.sh: $build/rb_$b --help lists no option" >&2; exit 1; }
@@ -1075,4 +1135,6 @@ common_block | sed -e 's/@SIZE@/per test/g; s/@ITERS@/per test/g; s/@TX@/per tes
 defaults_block >"$tmp/defaults"
 splice "$top/man/rdmabench.7" common-options "$tmp/common"
 splice "$top/man/rdmabench.7" defaults "$tmp/defaults"
-echo "gen-options.sh: updated man/rb_*.1 and man/rdmabench.7 from $build" >&2
+mpi_names_block >"$tmp/mpi-names"
+splice "$top/man/rb_mpi.1" bench-names "$tmp/mpi-names"
+echo "gen-options.sh: updated man/rb_*.1, man/rdmabench.7 and rb_mpi(1)'s --bench from $build" >&2

@@ -16,7 +16,9 @@
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rb-cli.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 n=0 failed=0
-benches="send_bw send_lat write_bw write_lat read_bw read_lat atomic_bw atomic_lat"
+# the benchmarks: bench/list.h's BENCH(NAME) lines
+benches=$(sed -n 's/^BENCH(\([a-z0-9_]*\))$/\1/p' "$top_srcdir/bench/list.h")
+[ -n "$benches" ] || { echo "Bail out! no benchmark in $top_srcdir/bench/list.h"; exit 99; }
 nodev=rb-no-such-device
 
 ok() { # STATUS NAME

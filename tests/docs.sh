@@ -29,13 +29,14 @@ ok() { # STATUS NAME
 skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
 diag() { sed 's/^/# /'; }
 
-# Makefile.am's value of the variables matching the ERE NAMES, words one a line.
+# Makefile.am's value of the variables matching the ERE NAMES, words one a
+# line (with bench/list.am, the list of benchmarks as Makefile.am includes it).
 am_words() {
 	awk -v names="$1" '
 		{ line = line $0 }
 		/\\$/ { sub(/\\$/, "", line); next }
 		{ if (line ~ "^(" names ")[ \t]*\\+?=") { sub(/^[^=]*=/, "", line); print line } line = "" }
-	' "$top_srcdir/Makefile.am" | tr -s ' \t' '\n\n' | grep -v '^$' | grep -v '^\$('
+	' "$top_srcdir/Makefile.am" "$top_srcdir/bench/list.am" | tr -s ' \t' '\n\n' | grep -v '^$' | grep -v '^\$('
 }
 
 # Where a program is: built C programs in the build tree, scripts in either.
@@ -74,9 +75,9 @@ man_keys() {
 
 # --- every program has a man page, every page is installed ---------------------
 
-programs=$( (am_words 'bin_PROGRAMS'; am_words '(dist_|nodist_)?bin_SCRIPTS') | sed 's,.*/,,')
+programs=$( (am_words 'bin_PROGRAMS|bench_programs'; am_words '(dist_|nodist_)?bin_SCRIPTS') | sed 's,.*/,,')
 benches=$(echo "$programs" | grep '^rb_.*_\(bw\|lat\)$')
-pages=$(am_words 'dist_man_MANS|man_MANS|man1_MANS|man7_MANS')
+pages=$(am_words 'dist_man_MANS|man_MANS|man1_MANS|man7_MANS|bench_man_pages')
 for p in $programs; do
 	[ -f "$man/$p.1" ]
 	ok $? "$p has a man page (man/$p.1)"
@@ -197,7 +198,7 @@ fi
 
 # --- bash completion ------------------------------------------------------------------
 
-comp=$top_srcdir/completion/rdmabench.bash
+comp=$top_builddir/completion/rdmabench.bash   # made from rdmabench.bash.in
 # complete WORD...: COMPREPLY, one a line, for the last WORD (the cursor's),
 # from the function `complete -p WORD1` names, as bash does on <TAB>.
 complete_words() {

@@ -19,7 +19,9 @@
 # RB_FUZZ_SEED to replay a run (the seed is printed).
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
-progs="rb_send_bw rb_send_lat rb_write_bw rb_write_lat rb_read_bw rb_read_lat rb_atomic_bw rb_atomic_lat"
+# the benchmarks: bench/list.h's BENCH(NAME) lines
+progs=$(sed -n 's/^BENCH(\([a-z0-9_]*\))$/rb_\1/p' "$top_srcdir/bench/list.h")
+[ -n "$progs" ] || { echo "Bail out! no benchmark in $top_srcdir/bench/list.h"; exit 99; }
 
 is_asan() { [ -x "$1/rb_send_bw" ] && grep -qa __asan_init "$1/rb_send_bw"; }
 dir=""

@@ -49,12 +49,8 @@ struct rb_defaults {
  */
 typedef int (*rb_loop_fn)(struct rb_session *s, struct rb_measure *m);
 
-/* Each bench/ file defines one table under this name; main.c runs it.
- * rb_mpi compiles every bench/ file once more under its own name. */
-#ifndef RB_BENCH_NAME
-#define RB_BENCH_NAME rb_bench
-#endif
-
+/* Each bench/NAME.c defines one table, rb_bench_NAME, listed in
+ * bench/list.h; bench/registry.h finds it by name. */
 struct rb_bench {
 	const char *name;           /* "rb_send_bw" */
 	const char *title;          /* "Send bandwidth" */

@@ -13,6 +13,7 @@
 #include "lib/clock.h"
 #include "lib/counters.h"
 #include "cli/load.h"
+#include "cli/optrow.h"
 #include "lib/output.h"
 #include "lib/stats.h"
 
@@ -46,8 +47,10 @@ struct rb_options {
 	double timeout_s;           /* peer loss / stall deadline */
 	/* run control */
 	uint64_t size;
+	bool size_given;            /* -s given (-a and -s are one or the other) */
 	bool all;
 	uint64_t iters;
+	bool iters_given;           /* -n given (-n and -D are one or the other) */
 	double duration_s;          /* 0: iteration mode */
 	double warmup_s;            /* duration mode warm-up */
 	double interval_s;          /* --interval: report every SEC, 0: off */
@@ -94,12 +97,51 @@ struct rb_options {
 enum { RB_EXIT_OK = 0, RB_EXIT_RUNTIME = 1, RB_EXIT_USAGE = 2 };
 
 /*
+ * The options of b as data: one row each in src/cli/rows.c (cli/optrow.h),
+ * read by one typed parser (cli/optparse.c); the combination rules in
+ * cli/rules.c; --help in cli/help.c; the metadata they give in cli/meta.c.
+ *
  * Parse argv for benchmark b.  Returns 0 (run), 1 (--help or --version was
  * printed: exit 0) or -EINVAL (a message naming the option and a hint went
  * to stderr: exit 2).
  */
 int options_parse(int argc, char **argv, const struct rb_bench *b, struct rb_options *o);
 void options_usage(const struct rb_bench *b, FILE *f);
+
+/*
+ * Options set by code (a load, a probe): options_init_defaults(), then the
+ * fields (options_set_* where a field has a "given" twin), then
+ * options_finish(): the combination rules and the values derived from
+ * them, as options_parse() ends.  0 or -EINVAL (a usage error printed).
+ */
+void options_init_defaults(const struct rb_bench *b, struct rb_options *o);
+void options_set_cq_mod(struct rb_options *o, unsigned cq_mod);
+int options_finish(const struct rb_bench *b, struct rb_options *o);
+/* RB_POLL_PAUSE (0 or 1): --poll-pause's default.  0 or -EINVAL. */
+int options_env(struct rb_options *o);
+/* "RC", "uc", ...: 0, or -EINVAL. */
+int options_transport_parse(const char *name, enum rb_transport *t);
+
+/* Both sides run a posting loop at once (-b), or a ping-pong. */
+bool options_both_post(const struct rb_options *o, const struct rb_bench *b);
+/* Both sides stream (-b): their queues shape each other's traffic. */
+bool options_both_stream(const struct rb_options *o, const struct rb_bench *b);
+
+/*
+ * The metadata the options give (the META rows, cli/rows.c), part by part:
+ * the report writes keys of its own between them.
+ *   OPTIONS_META_QUEUES   transport, qps, tx_depth, rx_depth, cq_mod
+ *   OPTIONS_META_POSTING  post_list, bidirectional
+ *   OPTIONS_META_ATOMIC   atomic_op
+ *   OPTIONS_META_RUN      connect, completion, the run's length, interval_s,
+ *                         min_bw, load...
+ */
+enum options_meta_part {
+	OPTIONS_META_QUEUES = 1, OPTIONS_META_POSTING, OPTIONS_META_ATOMIC, OPTIONS_META_RUN,
+};
+struct out;
+void options_meta(struct out *out, const struct rb_options *o, const struct rb_bench *b,
+		  enum options_meta_part part);
 /* A background load's options (--load, rb_mpi --background) take the
  * measuring test's device, path and placement settings and its --timeout,
  * --verbose and clock, with no warm-up. */
@@ -113,6 +155,9 @@ uint32_t options_inline_default(const struct rb_bench *b, enum rb_transport tr);
  * listed_for_all: every benchmark's --help lists it.
  */
 const char *options_long_name(size_t i, int *code, int *has_arg, bool *listed_for_all);
+
+/* The benchmarks' rows (the PEER rows make HELLO: session/hello.c). */
+const struct opt_prog *options_table(void);
 
 /* "RC", "UC", "UD" */
 const char *options_transport_name(enum rb_transport t);

@@ -9,15 +9,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "driver/benches.h"
+#include "bench/registry.h"
 #include "lib/clock.h"
 #include "cli/load.h"
 #include "lib/log.h"
 #include "lib/oob.h"
-#include "session/run.h"
 
 struct loadrun {
 	const struct rb_bench *bench;
+	loadrun_session_fn run;     /* the driver's: runs the load's session */
 	struct rb_options opt;      /* the load's: its size and QPs, until halted */
 	char name[16];              /* "write_bw" */
 	struct oob_listener lis;    /* the server's, fd -1: none */
@@ -52,17 +52,19 @@ static int load_timeout_ms(const struct rb_session *s)
  * bytes in a short latency window are not rounded to -Q batches. */
 static int load_options(struct loadrun *L, const struct rb_options *o)
 {
-	char size[24], qps[24], ivl[24];
-	char *argv[] = { (char *)L->bench->name, "-s", size, "-q", qps, "--run_infinitely",
-			 "--interval", ivl, "-Q", "1", NULL };
-	int argc = o->load.size >= LOADRUN_EXACT_SIZE ? 10 : 8;
+	struct rb_options *lo = &L->opt;
 
-	snprintf(size, sizeof(size), "%llu", (unsigned long long)o->load.size);
-	snprintf(qps, sizeof(qps), "%llu", (unsigned long long)o->load.qps);
-	snprintf(ivl, sizeof(ivl), "%g", LOADRUN_INTERVAL_S);
-	if (options_parse(argc, argv, L->bench, &L->opt))
+	options_init_defaults(L->bench, lo);
+	snprintf(lo->cmdline, sizeof(lo->cmdline), "%s (--load)", L->bench->name);
+	lo->size = o->load.size;
+	lo->qps = (unsigned)o->load.qps;
+	lo->run_infinitely = true;
+	lo->interval_s = LOADRUN_INTERVAL_S;
+	if (o->load.size >= LOADRUN_EXACT_SIZE)
+		options_set_cq_mod(lo, 1);
+	if (options_finish(L->bench, lo))
 		return -EINVAL;
-	options_inherit(&L->opt, o);
+	options_inherit(lo, o);
 	return 0;
 }
 
@@ -109,7 +111,7 @@ static void load_row(void *arg, const union out_val *row, int ncols)
 static void *load_main(void *arg)
 {
 	struct loadrun *L = arg;
-	int rc = run_link(L->bench, &L->opt, &L->link);
+	int rc = L->run(L->bench, &L->opt, &L->link);
 
 	__atomic_store_n(&L->rc, rc, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&L->finished, 1, __ATOMIC_SEQ_CST);
@@ -118,7 +120,7 @@ static void *load_main(void *arg)
 
 /* ---- open and close ---- */
 
-int loadrun_open(struct rb_session *s)
+int loadrun_open(struct rb_session *s, loadrun_session_fn run)
 {
 	const struct rb_options *o = s->opt;
 	struct loadrun *L;
@@ -129,12 +131,13 @@ int loadrun_open(struct rb_session *s)
 	if (!L)
 		return -ENOMEM;
 	s->load = L;
+	L->run = run;
 	if (sched_getaffinity(0, sizeof(L->allowed), &L->allowed))
 		return -errno;
 	L->lis.fd = L->fd = -1;
 	L->cpu = -1;
 	snprintf(L->name, sizeof(L->name), "%s", load_bench_name(o->load_bench));
-	L->bench = mpi_bench_find(L->name);
+	L->bench = bench_find(L->name);
 	if (!L->bench || load_options(L, o))
 		return -EINVAL;
 	if (s->is_client)
@@ -190,7 +193,7 @@ static int load_connect(struct rb_session *s, struct loadrun *L)
 	else
 		L->fd = oob_connect(s->opt->server, L->port, load_timeout_ms(s));
 	if (L->fd < 0) {
-		log_err("--load: the load's channel to %s could not be opened", s->peer);
+		log_err("--load: the load's channel to %s could not be opened", s->conn.peer);
 		return -ENOTCONN;
 	}
 	oob_chan_tcp(&L->chan, L->fd);
@@ -200,9 +203,9 @@ static int load_connect(struct rb_session *s, struct loadrun *L)
 static void load_link(struct rb_session *s, struct loadrun *L)
 {
 	CPU_ZERO(&L->avoid);
-	if (s->place.cpu >= 0)
-		CPU_SET(s->place.cpu, &L->avoid);
-	L->link = (struct rb_link){ .chan = &L->chan, .peer = s->peer, .is_client = s->is_client,
+	if (s->conn.place.cpu >= 0)
+		CPU_SET(s->conn.place.cpu, &L->avoid);
+	L->link = (struct rb_link){ .chan = &L->chan, .peer = s->conn.peer, .is_client = s->is_client,
 				    .row = load_row, .arg = L, .started = load_started,
 				    .halt = &L->halt, .avoid = &L->avoid, .on_interval = load_interval };
 	L->halt = L->started = L->finished = L->rc = 0;
@@ -230,18 +233,18 @@ static int load_await(struct rb_session *s, struct loadrun *L)
 	uint64_t deadline = clock_now_ns() + (uint64_t)(s->opt->timeout_s * 1e9);
 
 	while (!load_running(s, L)) {
-		if (__atomic_load_n(&L->finished, __ATOMIC_SEQ_CST) || rb_stop ||
+		if (__atomic_load_n(&L->finished, __ATOMIC_SEQ_CST) || *s->stop ||
 		    clock_now_ns() > deadline) {
 			log_err("--load: the load (%s) did not start%s", L->name,
-				L->finished ? " (its failure is above)" : rb_stop ? " (interrupted)" : " within --timeout");
+				L->finished ? " (its failure is above)" : *s->stop ? " (interrupted)" : " within --timeout");
 			return -EIO;
 		}
 		usleep(1000);
 	}
-	if (L->cpu >= 0 && L->cpu == s->place.cpu)
+	if (L->cpu >= 0 && L->cpu == s->conn.place.cpu)
 		log_warn("--load: the load shares CPU %d with the latency loop (no other CPU was free)", L->cpu);
 	log_verbose("--load: %s runs on CPU %d, the latency loop on CPU %d", L->name, L->cpu,
-		    s->place.cpu);
+		    s->conn.place.cpu);
 	return 0;
 }
 
@@ -266,10 +269,10 @@ int loadrun_start(struct rb_session *s)
 	struct loadrun *L = s->load;
 	int err;
 
-	L->fig = (struct load_figures){ .loaded = s->load_on, .bytes = NAN, .msgs = NAN,
+	L->fig = (struct load_figures){ .loaded = s->run.load_on, .bytes = NAN, .msgs = NAN,
 					.bw_mibps = NAN, .run_s = NAN, .run_bytes = NAN,
 					.cpu = -1 };
-	if (!s->load_on)
+	if (!s->run.load_on)
 		return 0;
 	err = load_connect(s, L);
 	if (err)

@@ -1,7 +1,9 @@
 /*
  * --load: latency under load in one pair.  Around each loaded latency
  * window, both sides run the load's bandwidth benchmark (load.h names it)
- * as an embedded session (run_link) in a thread of their own, on QPs of
+ * as an embedded session in a thread of their own (the driver hands
+ * loadrun_open the function that runs one: this module never calls the
+ * driver), on QPs of
  * its own, over a second TCP channel: the server listens on a port the
  * kernel picks and offers it in HELLO (WIRE_P_LOAD_PORT), the client
  * connects to it.  The load starts before the latency loop's first sample
@@ -16,27 +18,22 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct rb_session;
+#include "session/session.h"
+
 struct loadrun;
+
+/* How the load's session runs (the driver's run_link): an RB_EXIT_* code. */
+typedef int (*loadrun_session_fn)(const struct rb_bench *b, const struct rb_options *o,
+				  const struct rb_link *l);
 
 /* The interval of the load's own bookkeeping (seconds). */
 #define LOADRUN_INTERVAL_S 0.01
 /* Load messages from this size on are counted one by one (-Q 1). */
 #define LOADRUN_EXACT_SIZE 4096u
 
-/* One repetition's load figures (in the latency window, and over the
- * load's whole run: its first interval's start to its last one's end, the
- * last messages drained; NaN: not measured on this side or the repetition
- * ran idle). */
-struct load_figures {
-	bool loaded;
-	double bytes, msgs, bw_mibps;
-	double run_s, run_bytes;
-	int cpu;                    /* the load thread's CPU, -1: none or not known */
-};
-
-/* s->opt asks for a load: s->load made (the server listens); 0 or -errno. */
-int loadrun_open(struct rb_session *s);
+/* s->opt asks for a load: s->load made (the server listens), its
+ * session to be run by run; 0 or -errno.  (The figures: session.h.) */
+int loadrun_open(struct rb_session *s, loadrun_session_fn run);
 /* The server's port for HELLO; 0: none (a client, or no load). */
 uint16_t loadrun_port(const struct loadrun *L);
 /* The client: the server's offered port (0: the server runs no load). */

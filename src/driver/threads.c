@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <poll.h>
 #include <sched.h>
 #include <stdio.h>
@@ -27,28 +26,36 @@ static void thread_init(struct rb_thread *t, struct rb_threads *T, const struct 
 	snprintf(t->label, sizeof(t->label), "%d", i);
 	snprintf(t->name, sizeof(t->name), "thread %d", i);
 	t->s = *s;
-	t->s.threads = NULL;
+	t->s.team = NULL;
 	t->s.thread = i;
 	t->s.halt = &T->halt;
-	t->s.cm = NULL;
-	memset(&t->s.q, 0, sizeof(t->s.q));
-	memset(&t->s.place, 0, sizeof(t->s.place));
-	t->s.place.cpu = -1;
-	cpuclaim_init(&t->s.place.claim);
+	t->s.conn.cm = NULL;
+	memset(&t->s.conn.q, 0, sizeof(t->s.conn.q));
+	memset(&t->s.conn.place, 0, sizeof(t->s.conn.place));
+	t->s.conn.place.cpu = -1;
+	cpuclaim_init(&t->s.conn.place.claim);
+	t->w = &T->team.w[i];
+	*t->w = (struct rb_worker){ .s = &t->s, .cpu_seen = -1, .label = t->label };
 }
 
 int threads_open(struct rb_threads *T, struct rb_session *s, int n)
 {
 	memset(T, 0, sizeof(*T));
 	T->wake[0] = T->wake[1] = -1;
+	T->team.run = T;
 	T->t = calloc((size_t)n, sizeof(*T->t));
+	T->team.w = calloc((size_t)n, sizeof(*T->team.w));
 	T->buf = malloc(2 * PUMP_BUF);
-	if (!T->t || !T->buf) {
+	if (!T->t || !T->team.w || !T->buf) {
 		free(T->t);
+		free(T->team.w);
 		free(T->buf);
+		T->t = NULL;
+		T->team.w = NULL;
+		T->buf = NULL;
 		return -ENOMEM;
 	}
-	T->n = n;
+	T->n = T->team.n = n;
 	pthread_mutex_init(&T->lock, NULL);
 	pthread_cond_init(&T->cond, NULL);
 	for (int i = 0; i < n; i++)
@@ -73,8 +80,8 @@ int threads_place(struct rb_session *s, const cpu_set_t *avoid)
 
 	if (sched_getaffinity(0, sizeof(mine), &mine))
 		return -errno;
-	err = placement_apply(s->dev.numa_node, o->numa_node, o->no_numa, o->cpu_list,
-			      s->is_client, avoid, &s->place);
+	err = placement_apply(s->conn.dev.numa_node, o->numa_node, o->no_numa, o->cpu_list,
+			      s->is_client, avoid, &s->conn.place);
 	if (sched_setaffinity(0, sizeof(mine), &mine) && !err)
 		err = -errno;
 	return err;
@@ -84,15 +91,16 @@ void threads_describe(struct rb_threads *T)
 {
 	size_t used = 0;
 
-	for (int i = 0; i < T->n && used < sizeof(T->cpus); i++) {
-		const struct placement *p = &T->t[i].s.place;
+	char *cpus = T->team.cpus;
+	size_t len = sizeof(T->team.cpus);
+
+	for (int i = 0; i < T->n && used < len; i++) {
+		const struct placement *p = &T->t[i].s.conn.place;
 
 		if (p->cpu >= 0)
-			used += (size_t)snprintf(T->cpus + used, sizeof(T->cpus) - used, "%s%d",
-						 i ? "," : "", p->cpu);
+			used += (size_t)snprintf(cpus + used, len - used, "%s%d", i ? "," : "", p->cpu);
 		else
-			used += (size_t)snprintf(T->cpus + used, sizeof(T->cpus) - used, "%s(%s)",
-						 i ? "," : "", p->cpus);
+			used += (size_t)snprintf(cpus + used, len - used, "%s(%s)", i ? "," : "", p->cpus);
 	}
 }
 
@@ -130,8 +138,8 @@ static void *thread_main(void *arg)
 
 	log_set_thread(t->name);
 	if (gate_wait(T) > 0)
-		t->err = T->body(&t->s, &t->m);
-	t->cpu_seen = sched_getcpu();
+		t->err = T->body(&t->s, &t->w->m);
+	t->w->cpu_seen = sched_getcpu();
 	if (t->err)
 		__atomic_store_n(&T->halt, 1, __ATOMIC_SEQ_CST);
 	__atomic_sub_fetch(&T->running, 1, __ATOMIC_SEQ_CST);
@@ -148,9 +156,9 @@ static int thread_start(struct rb_thread *t)
 
 	if (err)
 		return -err;
-	if (t->s.place.cpu >= 0) {
+	if (t->s.conn.place.cpu >= 0) {
 		CPU_ZERO(&one);
-		CPU_SET(t->s.place.cpu, &one);
+		CPU_SET(t->s.conn.place.cpu, &one);
 		err = pthread_attr_setaffinity_np(&attr, sizeof(one), &one);
 	}
 	if (!err)
@@ -159,7 +167,7 @@ static int thread_start(struct rb_thread *t)
 	t->started = !err;
 	if (err)
 		log_err("thread %d: starting it on CPU %d failed: %s", t->s.thread,
-			t->s.place.cpu, strerror(err));
+			t->s.conn.place.cpu, strerror(err));
 	return -err;
 }
 
@@ -298,7 +306,7 @@ static int threads_verdict(const struct rb_threads *T)
 
 		if (t->err && !T->peer_lost) {
 			log_err("thread %d (CPU %d) failed at size %llu: all %d threads stopped",
-				i, t->s.place.cpu, (unsigned long long)t->s.size, T->n);
+				i, t->s.conn.place.cpu, (unsigned long long)t->s.run.size, T->n);
 			return t->err;
 		}
 	}
@@ -318,7 +326,7 @@ int threads_run(struct rb_threads *T, struct oob_chan *chan, threads_body_fn bod
 	T->running = T->n;
 	for (int i = 0; i < T->n && !err; i++) {
 		T->t[i].err = 0;
-		T->t[i].cpu_seen = -1;
+		T->t[i].w->cpu_seen = -1;
 		err = thread_start(&T->t[i]);
 		started += !err;
 	}
@@ -329,41 +337,6 @@ int threads_run(struct rb_threads *T, struct oob_chan *chan, threads_body_fn bod
 	for (int i = 0; i < started; i++)
 		pthread_join(T->t[i].tid, NULL);
 	return err ? err : threads_verdict(T);
-}
-
-static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
-static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
-
-/*
- * The total: every thread's messages and bytes, summed, exactly; its
- * window from the earliest thread's start to the latest thread's end (so
- * its rate is at most the sum of the threads' rates: the threads' windows
- * differ a little).  No peak: the threads' peaks need not coincide.
- */
-void threads_sum(const struct rb_threads *T, struct rb_measure *sum)
-{
-	sum->start_ns = sum->rx_start_ns = UINT64_MAX;
-	sum->peak_bps = NAN;
-	for (int i = 0; i < T->n; i++) {
-		const struct rb_measure *m = &T->t[i].m;
-
-		sum->msgs += m->msgs;
-		sum->bytes += m->bytes;
-		sum->start_ns = min_u64(sum->start_ns, m->start_ns);
-		sum->end_ns = max_u64(sum->end_ns, m->end_ns);
-		sum->wrs_posted += m->wrs_posted;
-		sum->wrs_signaled += m->wrs_signaled;
-		sum->rx_msgs += m->rx_msgs;
-		sum->rx_start_ns = min_u64(sum->rx_start_ns, m->rx_start_ns);
-		sum->rx_end_ns = max_u64(sum->rx_end_ns, m->rx_end_ns);
-		sum->rx_measured |= m->rx_measured;
-		sum->measured |= m->measured;
-		sum->partial |= m->partial;
-	}
-	if (sum->start_ns == UINT64_MAX)
-		sum->start_ns = sum->end_ns;
-	if (sum->rx_start_ns == UINT64_MAX)
-		sum->rx_start_ns = sum->rx_end_ns;
 }
 
 void threads_close(struct rb_threads *T)
@@ -380,7 +353,9 @@ void threads_close(struct rb_threads *T)
 		pthread_mutex_destroy(&T->lock);
 	}
 	free(T->t);
+	free(T->team.w);
 	free(T->buf);
 	T->t = NULL;
+	T->team.w = NULL;
 	T->buf = NULL;
 }

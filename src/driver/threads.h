@@ -17,17 +17,16 @@
 #include <pthread.h>
 #include <sched.h>
 
-#include "session/run.h"
+#include "session/session.h"
 
 struct rb_thread {
 	struct rb_session s;        /* the thread's session: its own q, place, chan */
-	struct rb_measure m;        /* the current size's figures */
+	struct rb_worker *w;        /* its slot in the team: its measure, CPU seen, label */
 	struct oob_chan chan;       /* over sp[0]: the thread's channel to its peer */
 	int sp[2];                  /* socketpair: [0] the thread's end, [1] the pump's */
 	pthread_t tid;
 	bool started;
 	int err;                    /* the thread's loop: 0 or -errno */
-	int cpu_seen;               /* sched_getcpu() when its loop ended, -1 unknown */
 	char label[12];             /* the report's thread cell: "0", "1", ... */
 	char name[20];              /* its messages' "thread 1" */
 	struct rb_threads *all;
@@ -37,6 +36,7 @@ struct rb_thread {
 typedef int (*threads_body_fn)(struct rb_session *s, struct rb_measure *m);
 
 struct rb_threads {
+	struct rb_team team;        /* what the size loop and the report see (session.h) */
 	int n;
 	struct rb_thread *t;
 	volatile int halt;          /* a thread failed or the peer is gone */
@@ -49,16 +49,16 @@ struct rb_threads {
 	int ready, go;              /* go: 1 run, -1 do not (setup failed) */
 	threads_body_fn body;
 	uint8_t *buf;               /* the pump's frames: 2 x (WIRE_MAX_PAYLOAD + header) */
-	char cpus[256];             /* "3,1,2,0": each thread's CPU, in order */
 };
 
-/* N thread sessions copied from s (its device already open); their own
- * placement and QPs are the caller's to set up.  0 or -errno. */
+/* N thread sessions copied from s (its device already open), and the
+ * team of their workers (T->team.run is T); their own placement and QPs
+ * are the caller's to set up.  0 or -errno. */
 int threads_open(struct rb_threads *T, struct rb_session *s, int n);
 /* placement_apply() for a thread's session s (avoid: its siblings' CPUs),
  * leaving the calling thread's own affinity as it was.  0 or -errno. */
 int threads_place(struct rb_session *s, const cpu_set_t *avoid);
-/* After placement: the "cpus" list for the report. */
+/* After placement: the team's "cpus" list for the report. */
 void threads_describe(struct rb_threads *T);
 /*
  * Run body on every thread, started together; meanwhile carry their frames
@@ -66,8 +66,6 @@ void threads_describe(struct rb_threads *T);
  * (the first to fail) or the lost peer.
  */
 int threads_run(struct rb_threads *T, struct oob_chan *chan, threads_body_fn body);
-/* The total of the threads' measures (see threads_sum in threads.c). */
-void threads_sum(const struct rb_threads *T, struct rb_measure *sum);
 /* Close the channels and free; the verbs objects are the caller's. */
 void threads_close(struct rb_threads *T);
 

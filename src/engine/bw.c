@@ -49,7 +49,7 @@ bw_post_batch_body(struct rb_session *s, struct post_set *p, const struct psched
 		p->sig[nsig++] = j;
 	}
 	first[k - 1].next = NULL;
-	err = ibv_post_send(s->q.qp[i], first, &bad);
+	err = ibv_post_send(s->conn.q.qp[i], first, &bad);
 	first[k - 1].next = k < p->list ? &first[k] : NULL;
 	while (nsig--) {
 		first[p->sig[nsig]].send_flags = p->base_flags;
@@ -76,7 +76,7 @@ static int bw_post_batch(struct rb_session *s, struct post_set *p, const struct 
 static inline bool bw_one_at_a_time(const struct rb_session *s)
 {
 #ifdef RB_TEST_DELAY
-	return s->test_delay_ns != 0;
+	return s->test.delay_ns != 0;
 #else
 	(void)s;
 	return false;
@@ -94,7 +94,7 @@ static inline __attribute__((always_inline)) int
 bw_post_ones_body(struct rb_session *s, struct post_set *p, struct bw_state *b, int i, bool v)
 {
 	struct ibv_send_wr *wr = &p->wr[i], *bad;
-	struct ibv_qp *qp = s->q.qp[i];
+	struct ibv_qp *qp = s->conn.q.qp[i];
 	int (*post_send)(struct ibv_qp *, struct ibv_send_wr *, struct ibv_send_wr **) =
 		qp->context->ops.post_send;
 	struct wr_cycle cy = wr_cycle_init(s, p, i);
@@ -138,10 +138,10 @@ static int bw_post_ones(struct rb_session *s, struct post_set *p, struct bw_stat
  */
 static int bw_post_all(struct rb_session *s, struct post_set *p, struct bw_state *b)
 {
-	bool v = s->q.tx_ring != 0;
+	bool v = s->conn.q.tx_ring != 0;
 	int n = 0;
 
-	for (int i = 0; i < s->q.n && n >= 0; i++) {
+	for (int i = 0; i < s->conn.q.n && n >= 0; i++) {
 		if (p->list == 1)
 			n = bw_post_ones(s, p, b, i, v);
 		else
@@ -156,10 +156,10 @@ static int bw_post_all(struct rb_session *s, struct post_set *p, struct bw_state
  * receives are re-posted while the sends go out. */
 static int bw_post_each(struct rb_session *s, struct post_set *p, struct bw_state *b)
 {
-	bool v = s->q.tx_ring != 0;
+	bool v = s->conn.q.tx_ring != 0;
 	int n = 0;
 
-	for (int i = 0; i < s->q.n && n >= 0; i++)
+	for (int i = 0; i < s->conn.q.n && n >= 0; i++)
 		n = bw_post_batch(s, p, &b->sched, i, &b->c[i], v);
 	return n < 0 ? n : 0;
 }
@@ -167,7 +167,7 @@ static int bw_post_each(struct rb_session *s, struct post_set *p, struct bw_stat
 static void bw_checkpoint(struct rb_session *s, struct bw_state *b)
 {
 	uint64_t now = clock_now_ns();
-	double bps = (double)(b->total - b->ckpt_msgs) * (double)s->size * 1e9 /
+	double bps = (double)(b->total - b->ckpt_msgs) * (double)s->run.size * 1e9 /
 		     (double)(now - b->ckpt_ns ? now - b->ckpt_ns : 1);
 
 	if (!(bps <= b->peak_bps))	/* also replaces NaN, "not measured" */
@@ -180,7 +180,7 @@ static void bw_checkpoint(struct rb_session *s, struct bw_state *b)
 /* Could bw_post_batch post on some QP now? */
 static bool bw_can_post(const struct rb_session *s, const struct bw_state *b)
 {
-	for (int i = 0; i < s->q.n; i++)
+	for (int i = 0; i < s->conn.q.n; i++)
 		if (psched_can_post(&b->sched, &b->c[i]))
 			return true;
 	return false;
@@ -194,7 +194,7 @@ static inline __attribute__((always_inline)) int
 bw_reap_body(struct rb_session *s, struct bw_state *b, struct watch *w, bool may_sleep, bool check)
 {
 	struct ibv_wc wc[POLL_BATCH];
-	int n = cq_poll(s, s->q.send_cq, wc, POLL_BATCH, may_sleep);
+	int n = cq_poll(s, s->conn.q.send_cq, wc, POLL_BATCH, may_sleep);
 	uint32_t msgs = 0;
 
 	if (n < 0)
@@ -215,7 +215,7 @@ bw_reap_body(struct rb_session *s, struct bw_state *b, struct watch *w, bool may
 	watch_progress(w, (int)msgs);
 	if (b->ckpt_every && b->total >= b->ckpt_next)
 		bw_checkpoint(s, b);
-	return rb_stop ? -EINTR : 0;    /* SIGINT while traffic still flows */
+	return *s->stop ? -EINTR : 0;    /* SIGINT while traffic still flows */
 }
 
 static int bw_reap(struct rb_session *s, struct bw_state *b, struct watch *w, bool may_sleep,
@@ -226,7 +226,7 @@ static int bw_reap(struct rb_session *s, struct bw_state *b, struct watch *w, bo
 
 static bool bw_all_done(const struct rb_session *s, const struct bw_state *b)
 {
-	for (int i = 0; i < s->q.n; i++)
+	for (int i = 0; i < s->conn.q.n; i++)
 		if (!psched_done(&b->c[i]))
 			return false;
 	return true;
@@ -236,7 +236,7 @@ static bool bw_all_done(const struct rb_session *s, const struct bw_state *b)
 static void bw_record_posts(const struct rb_session *s, const struct bw_state *b, struct rb_measure *m)
 {
 	m->wrs_posted = m->wrs_signaled = 0;
-	for (int i = 0; i < s->q.n; i++) {
+	for (int i = 0; i < s->conn.q.n; i++) {
 		m->wrs_posted += b->c[i].posted;
 		m->wrs_signaled += b->c[i].signals;
 	}
@@ -245,28 +245,28 @@ static void bw_record_posts(const struct rb_session *s, const struct bw_state *b
 /* Duration mode: each QP ends with a signalled WR (psched_stop). */
 static void bw_stop_posting(struct rb_session *s, struct bw_state *b)
 {
-	for (int i = 0; i < s->q.n; i++)
+	for (int i = 0; i < s->conn.q.n; i++)
 		psched_stop(&b->c[i]);
 }
 
 static int bw_state_init(struct bw_state *b, const struct rb_session *s)
 {
-	uint64_t target = s->iters ? s->iters : UINT64_MAX;
+	uint64_t target = s->run.iters ? s->run.iters : UINT64_MAX;
 
 	memset(b, 0, sizeof(*b));
-	b->c = calloc((size_t)s->q.n, sizeof(*b->c));
+	b->c = calloc((size_t)s->conn.q.n, sizeof(*b->c));
 	if (!b->c)
 		return -ENOMEM;
-	psched_init(&b->sched, s->opt->tx_depth, s->opt->post_list, s->cq_mod);
-	for (int i = 0; i < s->q.n; i++)
+	psched_init(&b->sched, s->opt->tx_depth, s->opt->post_list, s->run.cq_mod);
+	for (int i = 0; i < s->conn.q.n; i++)
 		psched_qp_init(&b->c[i], target);
 	b->peak_bps = NAN;
 	/* The peak needs a checkpoint (1/64 of the run, at least cq_mod messages)
 	 * to pass; -b reports none: each side sees only its own half. */
-	if (s->iters && !s->opt->bidir) {
-		uint64_t total = s->iters * (uint64_t)s->q.n;
+	if (s->run.iters && !s->opt->bidir) {
+		uint64_t total = s->run.iters * (uint64_t)s->conn.q.n;
 
-		b->ckpt_every = total / 64 > s->cq_mod ? total / 64 : s->cq_mod;
+		b->ckpt_every = total / 64 > s->run.cq_mod ? total / 64 : s->run.cq_mod;
 		b->ckpt_next = b->ckpt_every;
 	}
 	return 0;
@@ -281,7 +281,7 @@ static void bw_tick(struct rb_session *s, struct bw_state *b, struct window *win
 
 	/* a halted link (rb_mpi's load) ends as its window would: the last
 	 * WRs complete, the window closes at the loop's end */
-	if (s->duration_ns && win->phase < 2 &&
+	if (s->run.duration_ns && win->phase < 2 &&
 	    (window_tick_at(win, s, now, b->total, rx) || session_halted(s)))
 		bw_stop_posting(s, b);
 	ivl_tick(iv, s, win, now, b->total, rx);
@@ -292,7 +292,7 @@ static void bw_tick(struct rb_session *s, struct bw_state *b, struct window *win
 static void bw_close(struct rb_session *s, struct window *win, struct ivl *iv, uint64_t end_ns,
 		     uint64_t msgs, uint64_t rx)
 {
-	if (s->duration_ns && win->phase < 2)
+	if (s->run.duration_ns && win->phase < 2)
 		window_tick_rx(win, s, msgs, rx);
 	window_close_rx(win, end_ns, msgs, rx);
 	ivl_finish(iv, s, win);
@@ -306,7 +306,7 @@ int loop_bw_post(struct rb_session *s, struct rb_measure *m)
 	struct window win;
 	struct watch w;
 	struct ivl iv;
-	bool check = s->q.tx_ring && (s->bench->verb == VERB_READ || s->bench->verb == VERB_ATOMIC);
+	bool check = s->conn.q.tx_ring && (s->bench->verb == VERB_READ || s->bench->verb == VERB_ATOMIC);
 	int err = post_set_init(&p, s, s->opt->post_list);
 
 	if (!err)
@@ -325,20 +325,20 @@ int loop_bw_post(struct rb_session *s, struct rb_measure *m)
 		err = bw_post_all(s, &p, &b);
 		if (!err)
 			err = bw_reap(s, &b, &w, true, check);
-		if (s->duration_ns || iv.every_ns)
+		if (s->run.duration_ns || iv.every_ns)
 			bw_tick(s, &b, &win, &iv, 0);
 	}
-	for (int i = 0; i < s->q.n && !err && !check; i++)
+	for (int i = 0; i < s->conn.q.n && !err && !check; i++)
 		err = atomic_check_all(s, i, b.c[i].posted);
 	err = loop_end(err, m);
 	bw_close(s, &win, &iv, clock_now_ns(), b.total, 0);
-	if (s->duration_ns) {
-		measure_window(m, &win, s->size);
+	if (s->run.duration_ns) {
+		measure_window(m, &win, s->run.size);
 	} else {
 		m->start_ns = win.t0;
 		m->end_ns = win.end_ns;
 		m->msgs = b.total;
-		m->bytes = b.total * s->size;
+		m->bytes = b.total * s->run.size;
 		m->peak_bps = b.peak_bps;
 		m->measured = true;
 	}
@@ -353,7 +353,7 @@ static void measure_rx(struct rb_measure *m, const struct rb_session *s,
 		       const struct window *win, const struct recv_state *r)
 {
 	m->rx_measured = true;
-	if (s->duration_ns) {
+	if (s->run.duration_ns) {
 		m->rx_msgs = win->end_rx - win->begin_rx;
 		m->rx_start_ns = win->begin_ns;
 		m->rx_end_ns = win->end_ns;
@@ -368,14 +368,14 @@ static void measure_rx(struct rb_measure *m, const struct rb_session *s,
 static void measure_tx(struct rb_measure *m, const struct rb_session *s, const struct window *win,
 		       const struct bw_state *b, uint64_t tx_end_ns)
 {
-	if (s->duration_ns) {
-		measure_window(m, win, s->size);
+	if (s->run.duration_ns) {
+		measure_window(m, win, s->run.size);
 		return;
 	}
 	m->start_ns = win->t0;
 	m->end_ns = tx_end_ns ? tx_end_ns : clock_now_ns();
 	m->msgs = b->total;
-	m->bytes = b->total * s->size;
+	m->bytes = b->total * s->run.size;
 	m->peak_bps = NAN;
 	m->measured = true;
 }
@@ -391,11 +391,11 @@ static int bidir_sent(struct rb_session *s, uint64_t *tx_end_ns)
 	int err;
 
 	*tx_end_ns = clock_now_ns();
-	err = oob_chan_send(s->chan, WIRE_DONE, NULL, 0, 1000);
+	err = oob_chan_send(s->conn.chan, WIRE_DONE, NULL, 0, 1000);
 	if (err)
 		log_err("sending and receiving at size %llu: telling the peer this side is done failed (the peer is gone?)",
-			(unsigned long long)s->size);
-	s->done_sent = !err;
+			(unsigned long long)s->run.size);
+	s->run.done_sent = !err;
 	return err;
 }
 
@@ -403,7 +403,7 @@ int loop_bw_send_bidir(struct rb_session *s, struct rb_measure *m)
 {
 	struct post_set p;
 	struct bw_state b;
-	struct recv_state r = { .target = s->iters ? s->iters * (uint64_t)s->q.n : UINT64_MAX };
+	struct recv_state r = { .target = s->run.iters ? s->run.iters * (uint64_t)s->conn.q.n : UINT64_MAX };
 	struct window win;
 	struct watch w;
 	struct ivl iv;
@@ -421,7 +421,7 @@ int loop_bw_send_bidir(struct rb_session *s, struct rb_measure *m)
 	watch_init(&w, s, "sending and receiving");
 	window_init(&win, s);
 	r.last_ns = win.t0;
-	while (!err && (!bw_all_done(s, &b) || (r.total < r.target && !s->peer_done))) {
+	while (!err && (!bw_all_done(s, &b) || (r.total < r.target && !s->run.peer_done))) {
 		err = bw_post_each(s, &p, &b);
 		if (!err)
 			err = bw_reap(s, &b, &w, false, false);
@@ -431,10 +431,10 @@ int loop_bw_send_bidir(struct rb_session *s, struct rb_measure *m)
 			err = bidir_sent(s, &tx_end_ns);
 		if (!err)
 			err = recv_reap(s, &r, &w, !bw_can_post(s, &b));
-		if (s->duration_ns || iv.every_ns)
+		if (s->run.duration_ns || iv.every_ns)
 			bw_tick(s, &b, &win, &iv, r.total);
 	}
-	if (!err && s->peer_done)
+	if (!err && s->run.peer_done)
 		err = recv_drain(s, &r);
 	err = loop_end(err, m);
 	bw_close(s, &win, &iv, clock_now_ns(), b.total, r.total);

@@ -86,7 +86,7 @@ static inline void watch_progress(struct watch *w, int n)
 {
 	w->progressed = true;
 	w->idle = 0;
-	w->busy += (uint64_t)n * (w->s->size + BUSY_MSG_WEIGHT);
+	w->busy += (uint64_t)n * (w->s->run.size + BUSY_MSG_WEIGHT);
 	if (w->busy >= BUSY_CHECK_BYTES) {
 		w->busy = 0;
 		heartbeat(w->s, clock_now_ns());
@@ -104,7 +104,7 @@ static inline void busy_wait(uint64_t ns)
 static inline void test_delay(const struct rb_session *s)
 {
 #ifdef RB_TEST_DELAY
-	busy_wait(s->test_delay_ns);
+	busy_wait(s->test.delay_ns);
 #else
 	(void)s;
 #endif
@@ -115,7 +115,7 @@ static inline void test_delay(const struct rb_session *s)
 static inline void test_start_delay(const struct rb_session *s)
 {
 #ifdef RB_TEST_DELAY
-	busy_wait(s->test_start_delay_ns);
+	busy_wait(s->test.start_delay_ns);
 #else
 	(void)s;
 	(void)busy_wait;
@@ -128,7 +128,7 @@ static inline void test_start_delay(const struct rb_session *s)
 static inline void test_repost_delay(const struct rb_session *s)
 {
 #ifdef RB_TEST_DELAY
-	busy_wait(s->test_repost_delay_ns);
+	busy_wait(s->test.repost_delay_ns);
 #else
 	(void)s;
 #endif
@@ -137,7 +137,7 @@ static inline void test_repost_delay(const struct rb_session *s)
 static inline void test_heartbeat_delay(const struct rb_session *s)
 {
 #ifdef RB_TEST_DELAY
-	busy_wait(s->test_heartbeat_delay_ns);
+	busy_wait(s->test.heartbeat_delay_ns);
 #else
 	(void)s;
 #endif
@@ -191,10 +191,10 @@ static inline void wr_operands(const struct rb_session *s, const struct post_set
 	if (p->slots == 1)
 		return;
 	off = (p->slot_mask ? k & p->slot_mask : k % p->slots) * p->stride;
-	wr->sg_list->addr = (uintptr_t)qps_send_area(&s->q, i) + off;
+	wr->sg_list->addr = (uintptr_t)qps_send_area(&s->conn.q, i) + off;
 	/* atomic.remote_addr and rdma.remote_addr share their place */
 	if (p->remote)
-		wr->wr.rdma.remote_addr = qps_remote_addr(&s->q, i) + off;
+		wr->wr.rdma.remote_addr = qps_remote_addr(&s->conn.q, i) + off;
 }
 
 /*
@@ -215,8 +215,8 @@ static inline struct wr_cycle wr_cycle_init(const struct rb_session *s, const st
 					    int i)
 {
 	return (struct wr_cycle){ .s = s, .p = p, .i = i, .mask = p->slot_mask, .stride = p->stride,
-				  .local = (uintptr_t)qps_send_area(&s->q, i),
-				  .remote = qps_remote_addr(&s->q, i),
+				  .local = (uintptr_t)qps_send_area(&s->conn.q, i),
+				  .remote = qps_remote_addr(&s->conn.q, i),
 				  .simple = !p->cas && p->slots > 1 && p->slot_mask,
 				  .remote_on = p->remote };
 }
@@ -296,7 +296,15 @@ int recv_again_checked(struct rb_session *s, bool more);
 int recv_reap(struct rb_session *s, struct recv_state *r, struct watch *w, bool may_sleep);
 int recv_drain(struct rb_session *s, struct recv_state *r);
 
-/* --validate (validate.c) */
+/* --validate (validate.c): the session's s->val, made by the first
+ * validate_prepare: the expected payload of each slot of each QP at this
+ * size (slots x stride per QP), and what the checks found. */
+struct rb_validate {
+	uint8_t *ref;
+	uint64_t *next;             /* per QP: UC/UD, the next sequence number due */
+	struct rb_vresult res;
+};
+
 int validate_prepare(struct rb_session *s);
 void validate_stamp(struct rb_session *s, int i, struct ibv_send_wr *wr, uint64_t k);
 void validate_recv(struct rb_session *s, int i, uint64_t c);

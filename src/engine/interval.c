@@ -10,7 +10,7 @@
 int ivl_init(struct ivl *iv, const struct rb_session *s)
 {
 	memset(iv, 0, sizeof(*iv));
-	if (!s->on_interval || s->opt->interval_s <= 0)
+	if (!s->intervals || s->opt->interval_s <= 0)
 		return 0;
 	iv->every_ns = (uint64_t)(s->opt->interval_s * 1e9);
 	if (s->bench->metric == METRIC_LAT) {
@@ -35,13 +35,13 @@ static void ivl_emit(struct ivl *iv, struct rb_session *s, uint64_t end_ns, uint
 				 .peak_bps = __builtin_nan(""), .measured = true,
 				 .partial = end_ns < iv->next_ns };
 
-	im.bytes = im.msgs * s->size;
+	im.bytes = im.msgs * s->run.size;
 	im.rx_measured = s->bench->verb == VERB_SEND && s->opt->bidir && s->bench->metric != METRIC_LAT;
 	im.rx_msgs = rx - iv->begin_rx;
 	im.rx_start_ns = iv->begin_ns;
 	im.rx_end_ns = end_ns;
 	if (end_ns > iv->begin_ns)
-		s->on_interval(s->interval_arg, s, &im, iv->origin_ns);
+		s->intervals->fn(s->intervals->arg, s, &im, iv->origin_ns);
 	if (iv->hist)
 		histogram_reset(iv->hist);
 	iv->begin_ns = end_ns;

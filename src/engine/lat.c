@@ -40,16 +40,16 @@ static int wait_cq(struct rb_session *s, struct ibv_cq *cq, struct ibv_wc *wc, s
 	int n, err;
 
 	/* busy polling looks at the CQ itself; -e sleeps in cq_poll */
-	while ((n = s->q.chan ? cq_poll(s, cq, wc, 1, true) : ibv_poll_cq(cq, 1, wc)) == 0) {
-		err = s->q.chan ? watch_idle(w) : watch_spin(w);
+	while ((n = s->conn.q.chan ? cq_poll(s, cq, wc, 1, true) : ibv_poll_cq(cq, 1, wc)) == 0) {
+		err = s->conn.q.chan ? watch_idle(w) : watch_spin(w);
 		if (err)
 			return err;
 	}
 	if (n < 0)
 		return check_post(-n, s, "ibv_poll_cq");
 	lat_progress(w);
-	if (cq == s->q.recv_cq)
-		s->recvs_outstanding--;
+	if (cq == s->conn.q.recv_cq)
+		s->run.recvs_outstanding--;
 	return wc_check(s, wc, what);
 }
 
@@ -63,7 +63,7 @@ static int lat_post_one(struct rb_session *s, struct post_set *p, bool last)
 		wr->imm_data = htonl(1);
 	}
 	test_delay(s);
-	return check_post(ibv_post_send(s->q.qp[0], wr, &bad), s, "ibv_post_send");
+	return check_post(ibv_post_send(s->conn.q.qp[0], wr, &bad), s, "ibv_post_send");
 }
 
 struct lat_run {
@@ -74,13 +74,14 @@ struct lat_run {
 };
 
 /* Should the ping about to go be the last one? */
-static bool lat_is_last(const struct rb_session *s, struct lat_run *l)
+static bool lat_is_last(const struct rb_session *s, struct lat_run *l,
+			const volatile sig_atomic_t *stop)
 {
-	if (rb_stop)
+	if (*stop)
 		return true;
-	if (s->duration_ns)
+	if (s->run.duration_ns)
 		return window_tick(&l->win, s, l->k);
-	return l->k + 1 >= s->warmup_iters + s->iters;
+	return l->k + 1 >= s->run.warmup_iters + s->run.iters;
 }
 
 /*
@@ -90,7 +91,7 @@ static bool lat_is_last(const struct rb_session *s, struct lat_run *l)
  */
 static void lat_record(struct rb_session *s, struct lat_run *l, struct rb_measure *m, uint64_t end)
 {
-	bool in_window = s->duration_ns ? l->win.phase == 1 : l->k >= s->warmup_iters;
+	bool in_window = s->run.duration_ns ? l->win.phase == 1 : l->k >= s->run.warmup_iters;
 	uint64_t ns = end - l->t0;
 
 	if (in_window) {
@@ -116,7 +117,7 @@ static void lat_finish(struct rb_session *s, struct lat_run *l, struct rb_measur
 	window_close(&l->win, now, count);
 	ivl_finish(&l->iv, s, &l->win);
 	ivl_free(&l->iv);
-	if (s->duration_ns) {
+	if (s->run.duration_ns) {
 		m->start_ns = l->win.begin_ns;
 		m->end_ns = l->win.end_ns;
 	} else {
@@ -124,19 +125,20 @@ static void lat_finish(struct rb_session *s, struct lat_run *l, struct rb_measur
 		m->end_ns = count ? l->last_ns : now;
 	}
 	m->msgs = count;
-	m->bytes = m->msgs * s->size;
+	m->bytes = m->msgs * s->run.size;
 	m->measured = true;
-	m->partial = rb_stop != 0;
+	m->partial = *s->stop != 0;
 }
 
 int loop_lat_send_ping(struct rb_session *s, struct rb_measure *m)
 {
+	const volatile sig_atomic_t *stop = s->stop; /* in a register: no load per ping */
 	struct post_set p;
 	struct lat_run l = { 0 };
 	struct ibv_wc wc;
 	struct watch w;
 	bool last = false;
-	int (*again)(struct rb_session *, bool) = s->q.ring ? recv_again_checked : recv_again;
+	int (*again)(struct rb_session *, bool) = s->conn.q.ring ? recv_again_checked : recv_again;
 	int err = post_set_init(&p, s, 1);
 
 	lat_watch_init(&w, s, "send ping-pong");
@@ -144,17 +146,17 @@ int loop_lat_send_ping(struct rb_session *s, struct rb_measure *m)
 	if (!err)
 		err = ivl_init(&l.iv, s);
 	for (; !err && !last; l.k++) {
-		last = lat_is_last(s, &l);
+		last = lat_is_last(s, &l, stop);
 		l.t0 = clock_now_ns();
 		err = lat_post_one(s, &p, last);
 		if (!err)
-			err = wait_cq(s, s->q.recv_cq, &wc, &w, "receive");
+			err = wait_cq(s, s->conn.q.recv_cq, &wc, &w, "receive");
 		if (!err) {
 			test_repost_delay(s);
 			err = again(s, !last);
 		}
 		if (!err)
-			err = wait_cq(s, s->q.send_cq, &wc, &w, "send");
+			err = wait_cq(s, s->conn.q.send_cq, &wc, &w, "send");
 		if (!err)
 			lat_record(s, &l, m, clock_now_ns());
 	}
@@ -169,13 +171,13 @@ int loop_lat_send_pong(struct rb_session *s, struct rb_measure *m)
 	struct ibv_wc wc;
 	struct watch w;
 	bool last = false;
-	int (*again)(struct rb_session *, bool) = s->q.ring ? recv_again_checked : recv_again;
+	int (*again)(struct rb_session *, bool) = s->conn.q.ring ? recv_again_checked : recv_again;
 	int err = post_set_init(&p, s, 1);
 
 	(void)m;
 	lat_watch_init(&w, s, "send ping-pong");
 	while (!err && !last) {
-		err = wait_cq(s, s->q.recv_cq, &wc, &w, "receive");
+		err = wait_cq(s, s->conn.q.recv_cq, &wc, &w, "receive");
 		if (err)
 			break;
 		last = wc.wc_flags & IBV_WC_WITH_IMM;
@@ -183,7 +185,7 @@ int loop_lat_send_pong(struct rb_session *s, struct rb_measure *m)
 		if (!err)
 			err = again(s, !last);
 		if (!err)
-			err = wait_cq(s, s->q.send_cq, &wc, &w, "send");
+			err = wait_cq(s, s->conn.q.send_cq, &wc, &w, "send");
 	}
 	post_set_free(&p);
 	return loop_end(err, m);
@@ -201,7 +203,7 @@ static uint8_t seq_of(uint64_t k)
 
 static int spin_for(struct rb_session *s, uint8_t want, struct watch *w, bool *last)
 {
-	volatile uint8_t *slot = (volatile uint8_t *)qps_recv_area(&s->q, 0) + s->size - 1;
+	volatile uint8_t *slot = (volatile uint8_t *)qps_recv_area(&s->conn.q, 0) + s->run.size - 1;
 	uint8_t got;
 	int err;
 
@@ -219,13 +221,14 @@ static int write_one(struct rb_session *s, struct post_set *p, uint8_t seq, stru
 {
 	struct ibv_wc wc;
 
-	((uint8_t *)qps_send_area(&s->q, 0))[s->size - 1] = seq;
+	((uint8_t *)qps_send_area(&s->conn.q, 0))[s->run.size - 1] = seq;
 	return lat_post_one(s, p, false) ? -EIO :
-	       wait_cq(s, s->q.send_cq, &wc, w, "RDMA write");
+	       wait_cq(s, s->conn.q.send_cq, &wc, w, "RDMA write");
 }
 
 int loop_lat_write_ping(struct rb_session *s, struct rb_measure *m)
 {
+	const volatile sig_atomic_t *stop = s->stop; /* in a register: no load per ping */
 	struct post_set p;
 	struct lat_run l = { 0 };
 	struct watch w;
@@ -239,7 +242,7 @@ int loop_lat_write_ping(struct rb_session *s, struct rb_measure *m)
 	for (; !err && !last; l.k++) {
 		uint8_t seq;
 
-		last = lat_is_last(s, &l);
+		last = lat_is_last(s, &l, stop);
 		seq = last ? SEQ_LAST : seq_of(l.k);
 		l.t0 = clock_now_ns();
 		err = write_one(s, &p, seq, &w);
@@ -290,6 +293,7 @@ static sample_check oneside_check(const struct rb_session *s)
 
 int loop_lat_oneside(struct rb_session *s, struct rb_measure *m)
 {
+	const volatile sig_atomic_t *stop = s->stop; /* in a register: no load per ping */
 	sample_check check = oneside_check(s);
 	struct post_set p;
 	struct lat_run l = { 0 };
@@ -303,12 +307,12 @@ int loop_lat_oneside(struct rb_session *s, struct rb_measure *m)
 	if (!err)
 		err = ivl_init(&l.iv, s);
 	for (; !err && !last; l.k++) {
-		last = lat_is_last(s, &l);
+		last = lat_is_last(s, &l, stop);
 		l.t0 = clock_now_ns();
 		wr_operands(s, &p, 0, &p.wr[0], l.k);
 		err = lat_post_one(s, &p, false);
 		if (!err)
-			err = wait_cq(s, s->q.send_cq, &wc, &w, verb_name(s->bench->verb));
+			err = wait_cq(s, s->conn.q.send_cq, &wc, &w, verb_name(s->bench->verb));
 		if (!err)
 			lat_record(s, &l, m, clock_now_ns());
 		if (!err && check)

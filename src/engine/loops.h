@@ -6,7 +6,7 @@
 #ifndef RB_LOOPS_H
 #define RB_LOOPS_H
 
-#include "session/run.h"
+#include "session/session.h"
 
 /* Operation k of a QP uses offset (k mod slots) x stride in its local and
  * remote areas (perftest's address cycling; atomics' slots). */
@@ -37,8 +37,9 @@ int loop_lat_oneside(struct rb_session *s, struct rb_measure *m);
 
 /* --validate (validate.c): a size's payloads and zeroed targets, set up by
  * loop_prepare; after the peer's DONE, the write target's check; then
- * s->vres holds what this side found. */
+ * validate_result holds what this side found (all 0 before any check). */
 void validate_after(struct rb_session *s);
+const struct rb_vresult *validate_result(const struct rb_session *s);
 void validate_free(struct rb_session *s);
 /* How a bench's --validate checks (metadata validate_method): "per-message"
  * (every message or read, where it lands) or "final-slot-content" (writes:

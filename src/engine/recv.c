@@ -16,16 +16,16 @@
 int recv_post(struct rb_session *s, int i)
 {
 	struct ibv_sge sge = {
-		.addr = (uintptr_t)qps_recv_area(&s->q, i),
-		.length = (uint32_t)s->q.max_size + (s->q.tr == TR_UD ? RB_UD_GRH : 0),
-		.lkey = s->q.mr->lkey,
+		.addr = (uintptr_t)qps_recv_area(&s->conn.q, i),
+		.length = (uint32_t)s->conn.q.max_size + (s->conn.q.tr == TR_UD ? RB_UD_GRH : 0),
+		.lkey = s->conn.q.mr->lkey,
 	};
 	struct ibv_recv_wr wr = { .wr_id = (uint64_t)i, .sg_list = &sge, .num_sge = 1 }, *bad;
 
-	int err = test_fault("no-recv") ? 0 : ibv_post_recv(s->q.qp[i], &wr, &bad);
+	int err = test_fault("no-recv") ? 0 : ibv_post_recv(s->conn.q.qp[i], &wr, &bad);
 
 	if (!err)
-		s->recvs_outstanding++;
+		s->run.recvs_outstanding++;
 	return check_post(err, s, "ibv_post_recv");
 }
 
@@ -34,16 +34,16 @@ int recv_post_ring(struct rb_session *s, int i)
 {
 	validate_poison_recv(s, i);
 	struct ibv_sge sge = {
-		.addr = (uintptr_t)qps_ring_buf(&s->q, i, s->q.ring_posted[i]),
-		.length = (uint32_t)s->q.max_size + (s->q.tr == TR_UD ? RB_UD_GRH : 0),
-		.lkey = s->q.mr->lkey,
+		.addr = (uintptr_t)qps_ring_buf(&s->conn.q, i, s->conn.q.ring_posted[i]),
+		.length = (uint32_t)s->conn.q.max_size + (s->conn.q.tr == TR_UD ? RB_UD_GRH : 0),
+		.lkey = s->conn.q.mr->lkey,
 	};
 	struct ibv_recv_wr wr = { .wr_id = (uint64_t)i, .sg_list = &sge, .num_sge = 1 }, *bad;
-	int err = test_fault("no-recv") ? 0 : ibv_post_recv(s->q.qp[i], &wr, &bad);
+	int err = test_fault("no-recv") ? 0 : ibv_post_recv(s->conn.q.qp[i], &wr, &bad);
 
 	if (!err) {
-		s->recvs_outstanding++;
-		s->q.ring_posted[i]++;
+		s->run.recvs_outstanding++;
+		s->conn.q.ring_posted[i]++;
 	}
 	return check_post(err, s, "ibv_post_recv");
 }
@@ -60,7 +60,7 @@ int recv_again(struct rb_session *s, bool more)
 
 int recv_again_checked(struct rb_session *s, bool more)
 {
-	validate_recv(s, 0, s->q.ring_done[0]++);
+	validate_recv(s, 0, s->conn.q.ring_done[0]++);
 	return more ? recv_post_ring(s, 0) : 0;
 }
 
@@ -73,15 +73,15 @@ static bool side_receives(const struct rb_session *s)
 
 int loop_prepare(struct rb_session *s)
 {
-	s->peer_done = false;
-	s->done_sent = false;
-	s->heartbeat_ns = 0;        /* the client's first heartbeat goes out at once */
+	s->run.peer_done = false;
+	s->run.done_sent = false;
+	s->run.heartbeat_ns = 0;        /* the client's first heartbeat goes out at once */
 	if (s->bench->verb == VERB_WRITE && s->bench->metric == METRIC_LAT)
-		for (int i = 0; i < s->q.n; i++)
-			memset(qps_recv_area(&s->q, i), 0, s->size);
+		for (int i = 0; i < s->conn.q.n; i++)
+			memset(qps_recv_area(&s->conn.q, i), 0, s->run.size);
 	if (s->bench->verb == VERB_ATOMIC)     /* the target slots start at 0 */
-		for (int i = 0; i < s->q.n; i++)
-			memset(qps_recv_area(&s->q, i), 0, RB_CYCLE_BYTES);
+		for (int i = 0; i < s->conn.q.n; i++)
+			memset(qps_recv_area(&s->conn.q, i), 0, RB_CYCLE_BYTES);
 	if (s->opt->validate) {
 		int err = validate_prepare(s);
 
@@ -90,9 +90,9 @@ int loop_prepare(struct rb_session *s)
 	}
 	if (!side_receives(s))
 		return 0;
-	while (s->recvs_outstanding < s->opt->rx_depth * (unsigned)s->q.n) {
-		int i = (int)(s->recvs_outstanding % (unsigned)s->q.n);
-		int err = s->q.ring ? recv_post_ring(s, i) : recv_post(s, i);
+	while (s->run.recvs_outstanding < s->opt->rx_depth * (unsigned)s->conn.q.n) {
+		int i = (int)(s->run.recvs_outstanding % (unsigned)s->conn.q.n);
+		int err = s->conn.q.ring ? recv_post_ring(s, i) : recv_post(s, i);
 
 		if (err)
 			return err;
@@ -117,7 +117,7 @@ static int recv_complete(struct rb_session *s, struct recv_state *r, const struc
 		if (wc_check(s, &wc[k], "receive"))
 			return -EIO;
 		r->total++;
-		s->recvs_outstanding--;
+		s->run.recvs_outstanding--;
 		err = recv_post(s, (int)wc[k].wr_id);
 		if (err)
 			return err;
@@ -138,9 +138,9 @@ static int recv_complete_checked(struct rb_session *s, struct recv_state *r,
 
 		if (wc_check(s, &wc[k], "receive"))
 			return -EIO;
-		validate_recv(s, i, s->q.ring_done[i]++);
+		validate_recv(s, i, s->conn.q.ring_done[i]++);
 		r->total++;
-		s->recvs_outstanding--;
+		s->run.recvs_outstanding--;
 		err = recv_post_ring(s, i);
 		if (err)
 			return err;
@@ -152,7 +152,7 @@ static int recv_complete_checked(struct rb_session *s, struct recv_state *r,
 static int recv_complete_any(struct rb_session *s, struct recv_state *r, const struct ibv_wc *wc,
 			     int n)
 {
-	return s->q.ring ? recv_complete_checked(s, r, wc, n) : recv_complete(s, r, wc, n);
+	return s->conn.q.ring ? recv_complete_checked(s, r, wc, n) : recv_complete(s, r, wc, n);
 }
 
 int recv_reap(struct rb_session *s, struct recv_state *r, struct watch *w, bool may_sleep)
@@ -162,7 +162,7 @@ int recv_reap(struct rb_session *s, struct recv_state *r, struct watch *w, bool 
 
 	if (!r->first_ns)
 		r->probe_ns = clock_now_ns();
-	n = cq_poll(s, s->q.recv_cq, wc, POLL_BATCH, may_sleep);
+	n = cq_poll(s, s->conn.q.recv_cq, wc, POLL_BATCH, may_sleep);
 	if (n < 0)
 		return check_post(-n, s, "ibv_poll_cq");
 	if (n == 0) {
@@ -171,7 +171,7 @@ int recv_reap(struct rb_session *s, struct recv_state *r, struct watch *w, bool 
 	}
 	watch_progress(w, n);
 	err = recv_complete_any(s, r, wc, n);
-	return err ? err : rb_stop ? -EINTR : 0;    /* SIGINT while traffic still flows */
+	return err ? err : *s->stop ? -EINTR : 0;    /* SIGINT while traffic still flows */
 }
 
 /*
@@ -184,7 +184,7 @@ int recv_drain(struct rb_session *s, struct recv_state *r)
 	struct ibv_wc wc[POLL_BATCH];
 	int n = 0, err = 0;
 
-	while (!err && r->total < r->target && (n = ibv_poll_cq(s->q.recv_cq, POLL_BATCH, wc)) > 0)
+	while (!err && r->total < r->target && (n = ibv_poll_cq(s->conn.q.recv_cq, POLL_BATCH, wc)) > 0)
 		err = recv_complete_any(s, r, wc, n);
 	return err ? err : n < 0 ? check_post(-n, s, "ibv_poll_cq") : 0;
 }
@@ -204,14 +204,14 @@ static void recv_tick(struct rb_session *s, const struct recv_state *r, struct w
 {
 	uint64_t now = clock_now_ns();
 
-	if (s->duration_ns && win->phase < 2)
+	if (s->run.duration_ns && win->phase < 2)
 		window_tick_at(win, s, now, r->total, 0);
 	ivl_tick(iv, s, win, now, r->total, 0);
 }
 
 int loop_bw_recv(struct rb_session *s, struct rb_measure *m)
 {
-	struct recv_state r = { .target = s->iters ? s->iters * (uint64_t)s->q.n : UINT64_MAX };
+	struct recv_state r = { .target = s->run.iters ? s->run.iters * (uint64_t)s->conn.q.n : UINT64_MAX };
 	struct window win;
 	struct watch w;
 	struct ivl iv;
@@ -220,28 +220,28 @@ int loop_bw_recv(struct rb_session *s, struct rb_measure *m)
 	watch_init(&w, s, "receiving");
 	window_init(&win, s);
 	r.last_ns = win.t0;
-	while (!err && r.total < r.target && !s->peer_done) {
+	while (!err && r.total < r.target && !s->run.peer_done) {
 		bool first = !r.first_ns;
 
 		err = recv_reap(s, &r, &w, true);
 		if (first && r.first_ns)
 			window_init_at(&win, s, r.first_ns);
-		if (r.first_ns && (s->duration_ns || iv.every_ns))
+		if (r.first_ns && (s->run.duration_ns || iv.every_ns))
 			recv_tick(s, &r, &win, &iv);
 	}
-	if (!err && s->peer_done)
+	if (!err && s->run.peer_done)
 		err = recv_drain(s, &r);
 	err = loop_end(err, m);
 	window_close(&win, r.last_ns, r.total);
 	ivl_finish(&iv, s, &win);
 	ivl_free(&iv);
-	if (s->duration_ns) {
-		measure_window(m, &win, s->size);
+	if (s->run.duration_ns) {
+		measure_window(m, &win, s->run.size);
 	} else {
 		m->start_ns = r.first_ns ? r.first_ns : win.t0;
 		m->end_ns = r.last_ns;
 		m->msgs = r.total;
-		m->bytes = r.total * s->size;
+		m->bytes = r.total * s->run.size;
 		m->peak_bps = NAN;
 		m->measured = true;
 	}
@@ -255,7 +255,7 @@ int loop_passive(struct rb_session *s, struct rb_measure *m)
 
 	(void)m;
 	watch_init(&w, s, "waiting for the peer");
-	s->heartbeat_ns = clock_now_ns();
+	s->run.heartbeat_ns = clock_now_ns();
 	for (;;) {
 		int ready;
 
@@ -263,18 +263,18 @@ int loop_passive(struct rb_session *s, struct rb_measure *m)
 			m->partial = true;
 			return 0;
 		}
-		ready = oob_chan_wait(s->chan, 100);
+		ready = oob_chan_wait(s->conn.chan, 100);
 		if (ready < 0)
 			return ready;
 		done = peer_done(s);
 		if (done < 0)
 			log_err("%s at size %llu: the peer is gone (it failed or was killed)", w.what,
-				(unsigned long long)s->size);
+				(unsigned long long)s->run.size);
 		if (done)
 			return done < 0 ? done : 0;
-		if (clock_now_ns() - s->heartbeat_ns > (uint64_t)(s->opt->timeout_s * 1e9)) {
+		if (clock_now_ns() - s->run.heartbeat_ns > (uint64_t)(s->opt->timeout_s * 1e9)) {
 			log_err("%s at size %llu: no word from the peer for %.1f s (stalled or gone; --timeout sets the limit)",
-				w.what, (unsigned long long)s->size, s->opt->timeout_s);
+				w.what, (unsigned long long)s->run.size, s->opt->timeout_s);
 			return -ETIMEDOUT;
 		}
 	}

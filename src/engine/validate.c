@@ -39,12 +39,12 @@
 /* The expected payload of slot j of QP i at this size (fixed payloads). */
 static const uint8_t *vref_slot(const struct rb_session *s, int i, uint64_t j)
 {
-	return s->vref + ((uint64_t)i * loop_addr_slots(s) + j) * loop_addr_stride(s);
+	return s->val->ref + ((uint64_t)i * loop_addr_slots(s) + j) * loop_addr_stride(s);
 }
 
 static void validate_note(struct rb_session *s, int i, uint64_t msg, int64_t off)
 {
-	struct rb_vresult *v = &s->vres;
+	struct rb_vresult *v = &s->val->res;
 
 	v->checked++;
 	if (off == PATTERN_NONE)
@@ -60,8 +60,8 @@ static void validate_note(struct rb_session *s, int i, uint64_t msg, int64_t off
  * (RB_TEST_FAULT=corrupt, --enable-test-faults): a fixed payload's. */
 static void validate_fault(const struct rb_session *s, int i, uint8_t *area)
 {
-	if (i == 0 && s->size && test_fault("corrupt"))
-		area[s->size / 2] ^= 0x20;
+	if (i == 0 && s->run.size && test_fault("corrupt"))
+		area[s->run.size / 2] ^= 0x20;
 }
 
 /* Each slot's payload into an area of QP i (a ping-pong's sender, a
@@ -71,7 +71,7 @@ static void validate_fill(const struct rb_session *s, int i, uint8_t *area)
 	uint64_t slots = loop_addr_slots(s), stride = loop_addr_stride(s);
 
 	for (uint64_t j = 0; j < slots; j++)
-		memcpy(area + j * stride, vref_slot(s, i, j), s->size);
+		memcpy(area + j * stride, vref_slot(s, i, j), s->run.size);
 	validate_fault(s, i, area);
 }
 
@@ -93,17 +93,17 @@ static void validate_areas(struct rb_session *s)
 	size_t span = loop_addr_slots(s) * loop_addr_stride(s);
 	enum rb_verb v = s->bench->verb;
 
-	for (int i = 0; i < s->q.n && v != VERB_ATOMIC; i++) {
-		uint8_t *send = (uint8_t *)qps_send_area(&s->q, i);
-		uint8_t *recv = (uint8_t *)qps_recv_area(&s->q, i);
+	for (int i = 0; i < s->conn.q.n && v != VERB_ATOMIC; i++) {
+		uint8_t *send = (uint8_t *)qps_send_area(&s->conn.q, i);
+		uint8_t *recv = (uint8_t *)qps_recv_area(&s->conn.q, i);
 
-		if (v != VERB_READ && side_posts(s) && !s->q.tx_ring)
+		if (v != VERB_READ && side_posts(s) && !s->conn.q.tx_ring)
 			validate_fill(s, i, send);
 		if (v == VERB_WRITE && side_is_target(s))
 			memset(recv, 0, span);
 		if (v == VERB_READ && (!s->is_client || s->opt->bidir))
 			validate_fill(s, i, recv);
-		if (v == VERB_READ && s->is_client && !s->q.tx_ring)
+		if (v == VERB_READ && s->is_client && !s->conn.q.tx_ring)
 			memset(send, 0, span);
 	}
 }
@@ -112,26 +112,37 @@ int validate_prepare(struct rb_session *s)
 {
 	uint64_t slots = loop_addr_slots(s), stride = loop_addr_stride(s);
 
-	free(s->vref);
-	free(s->vnext);
-	s->vres = (struct rb_vresult){ .first_off = PATTERN_NONE };
-	s->vref = malloc((size_t)s->q.n * slots * stride);
-	s->vnext = calloc((size_t)s->q.n, sizeof(*s->vnext));
-	if (!s->vref || !s->vnext)
+	if (!s->val && !(s->val = calloc(1, sizeof(*s->val))))
 		return -ENOMEM;
-	for (int i = 0; i < s->q.n; i++)
+	free(s->val->ref);
+	free(s->val->next);
+	s->val->res = (struct rb_vresult){ .first_off = PATTERN_NONE };
+	s->val->ref = malloc((size_t)s->conn.q.n * slots * stride);
+	s->val->next = calloc((size_t)s->conn.q.n, sizeof(*s->val->next));
+	if (!s->val->ref || !s->val->next)
+		return -ENOMEM;
+	for (int i = 0; i < s->conn.q.n; i++)
 		for (uint64_t j = 0; j < slots; j++)
-			pattern_fill((uint8_t *)vref_slot(s, i, j), s->size, (uint32_t)i, j);
+			pattern_fill((uint8_t *)vref_slot(s, i, j), s->run.size, (uint32_t)i, j);
 	validate_areas(s);
 	return 0;
 }
 
 void validate_free(struct rb_session *s)
 {
-	free(s->vref);
-	free(s->vnext);
-	s->vref = NULL;
-	s->vnext = NULL;
+	if (s->val) {
+		free(s->val->ref);
+		free(s->val->next);
+	}
+	free(s->val);
+	s->val = NULL;
+}
+
+const struct rb_vresult *validate_result(const struct rb_session *s)
+{
+	static const struct rb_vresult none = { .first_off = -1 };
+
+	return s->val ? &s->val->res : &none;
 }
 
 /* The faults build's payload faults on QP 0's WR k (testfault.h): stale,
@@ -140,12 +151,12 @@ void validate_free(struct rb_session *s)
 static void stamp_fault(const struct rb_session *s, int i, uint64_t k, struct ibv_send_wr *wr,
 			uint8_t *buf)
 {
-	if (i != 0 || !s->size)
+	if (i != 0 || !s->run.size)
 		return;
 	if (k > 0 && test_fault("stale"))
 		wr->sg_list->length = 0;
 	if ((k == 0 && test_fault("corrupt")) || (k == VFAULT_LATE && test_fault("corrupt-late")))
-		buf[s->size / 2] ^= 0x20;
+		buf[s->run.size / 2] ^= 0x20;
 }
 
 /*
@@ -156,14 +167,14 @@ static void stamp_fault(const struct rb_session *s, int i, uint64_t k, struct ib
  */
 void validate_stamp(struct rb_session *s, int i, struct ibv_send_wr *wr, uint64_t k)
 {
-	uint8_t *buf = (uint8_t *)qps_tx_buf(&s->q, i, k);
+	uint8_t *buf = (uint8_t *)qps_tx_buf(&s->conn.q, i, k);
 
 	if (s->bench->verb == VERB_READ)
-		memset(buf, 0, s->size);
+		memset(buf, 0, s->run.size);
 	else if (s->bench->verb == VERB_ATOMIC)
 		memset(buf, 0xff, sizeof(uint64_t));   /* never a result: 2^64 - 1 operations */
 	else
-		pattern_fill(buf, s->size, (uint32_t)i, VTAG(k));
+		pattern_fill(buf, s->run.size, (uint32_t)i, VTAG(k));
 	stamp_fault(s, i, k, wr, buf);
 	wr->sg_list->addr = (uintptr_t)buf;
 }
@@ -181,22 +192,22 @@ static uint64_t recv_want(struct rb_session *s, int i, uint64_t c, const uint8_t
 
 	if (s->bench->metric == METRIC_LAT)
 		return 0;
-	if (s->q.tr == TR_RC || !pattern_tag(buf, s->size, (uint32_t)i, &tag))
+	if (s->conn.q.tr == TR_RC || !pattern_tag(buf, s->run.size, (uint32_t)i, &tag))
 		return VTAG(c);
-	if (tag < s->vnext[i])
-		return VTAG(s->vnext[i]);
-	s->vnext[i] = tag + 1;
+	if (tag < s->val->next[i])
+		return VTAG(s->val->next[i]);
+	s->val->next[i] = tag + 1;
 	return tag;
 }
 
 /* Receive c (from 0) of QP i, in its ring buffer. */
 void validate_recv(struct rb_session *s, int i, uint64_t c)
 {
-	const uint8_t *buf = (const uint8_t *)qps_ring_buf(&s->q, i, c);
+	const uint8_t *buf = (const uint8_t *)qps_ring_buf(&s->conn.q, i, c);
 
-	if (s->q.tr == TR_UD)
+	if (s->conn.q.tr == TR_UD)
 		buf += RB_UD_GRH;
-	validate_note(s, i, c, pattern_check(buf, s->size, (uint32_t)i, recv_want(s, i, c, buf)));
+	validate_note(s, i, c, pattern_check(buf, s->run.size, (uint32_t)i, recv_want(s, i, c, buf)));
 }
 
 /* A ping-pong's receive buffer before it is posted again: zeroed, so that
@@ -204,7 +215,7 @@ void validate_recv(struct rb_session *s, int i, uint64_t c)
 void validate_poison_recv(struct rb_session *s, int i)
 {
 	if (s->bench->metric == METRIC_LAT)
-		memset(qps_ring_buf(&s->q, i, s->q.ring_posted[i]), 0, s->size + RB_UD_GRH);
+		memset(qps_ring_buf(&s->conn.q, i, s->conn.q.ring_posted[i]), 0, s->run.size + RB_UD_GRH);
 }
 
 /* Reads k .. k + n - 1 of QP i have completed: each one's buffer holds
@@ -214,14 +225,14 @@ void validate_poison_recv(struct rb_session *s, int i)
 void validate_reads(struct rb_session *s, int i, uint64_t k, uint64_t n)
 {
 	uint64_t slots = loop_addr_slots(s), stride = loop_addr_stride(s);
-	uint8_t *area = (uint8_t *)qps_send_area(&s->q, i);
+	uint8_t *area = (uint8_t *)qps_send_area(&s->conn.q, i);
 
 	for (uint64_t e = k + n; k < e; k++) {
-		uint8_t *buf = s->q.tx_ring ? (uint8_t *)qps_tx_buf(&s->q, i, k) : area + k % slots * stride;
+		uint8_t *buf = s->conn.q.tx_ring ? (uint8_t *)qps_tx_buf(&s->conn.q, i, k) : area + k % slots * stride;
 
-		validate_note(s, i, k, pattern_diff(buf, vref_slot(s, i, k % slots), s->size));
-		if (!s->q.tx_ring)
-			memset(buf, 0, s->size);
+		validate_note(s, i, k, pattern_diff(buf, vref_slot(s, i, k % slots), s->run.size));
+		if (!s->conn.q.tx_ring)
+			memset(buf, 0, s->run.size);
 	}
 }
 
@@ -231,8 +242,8 @@ static void validate_atomics(struct rb_session *s, int i, uint64_t k, uint64_t n
 	for (uint64_t e = k + n; k < e; k++) {
 		uint64_t got;
 
-		memcpy(&got, qps_tx_buf(&s->q, i, k), sizeof(got));
-		validate_note(s, i, k, atomic_result(s, i, k, got, !s->vres.errors) ? 0 : PATTERN_NONE);
+		memcpy(&got, qps_tx_buf(&s->conn.q, i, k), sizeof(got));
+		validate_note(s, i, k, atomic_result(s, i, k, got, !s->val->res.errors) ? 0 : PATTERN_NONE);
 	}
 }
 
@@ -262,9 +273,9 @@ static uint64_t target_count(const struct rb_session *s, int i, const uint8_t *a
 	for (uint64_t j = 0; j < slots; j++) {
 		const uint8_t *buf = area + j * stride;
 
-		if (pattern_tag(buf, s->size, (uint32_t)i, &tag) && tag % slots == j)
+		if (pattern_tag(buf, s->run.size, (uint32_t)i, &tag) && tag % slots == j)
 			n = tag + 1 > n ? tag + 1 : n;
-		else if (!all_zero(buf, s->size))
+		else if (!all_zero(buf, s->run.size))
 			stray = true;
 	}
 	return stray && n < slots ? slots : n;
@@ -279,11 +290,11 @@ static void validate_target(struct rb_session *s)
 {
 	uint64_t slots = loop_addr_slots(s), stride = loop_addr_stride(s);
 	bool lat = s->bench->metric == METRIC_LAT;
-	size_t len = lat ? s->size - 1 : s->size;
+	size_t len = lat ? s->run.size - 1 : s->run.size;
 
-	for (int i = 0; i < s->q.n && len; i++) {
-		const uint8_t *area = (const uint8_t *)qps_recv_area(&s->q, i);
-		uint64_t n = s->iters ? s->iters + s->warmup_iters : target_count(s, i, area);
+	for (int i = 0; i < s->conn.q.n && len; i++) {
+		const uint8_t *area = (const uint8_t *)qps_recv_area(&s->conn.q, i);
+		uint64_t n = s->run.iters ? s->run.iters + s->run.warmup_iters : target_count(s, i, area);
 
 		for (uint64_t j = 0; j < slots && j < n; j++) {
 			const uint8_t *buf = area + j * stride;

@@ -24,22 +24,22 @@ int peer_done(struct rb_session *s)
 	uint32_t len;
 	uint16_t type;
 
-	if (s->peer_done)
+	if (s->run.peer_done)
 		return 1;
-	if (oob_chan_wait(s->chan, 0) <= 0)
+	if (oob_chan_wait(s->conn.chan, 0) <= 0)
 		return 0;
-	if (oob_chan_recv(s->chan, &type, buf, sizeof(buf), &len, 1000))
+	if (oob_chan_recv(s->conn.chan, &type, buf, sizeof(buf), &len, 1000))
 		return -ECONNRESET;
 	/* a READY during a measurement is the active peer's heartbeat */
 	if (type == WIRE_READY) {
-		s->heartbeat_ns = clock_now_ns();
+		s->run.heartbeat_ns = clock_now_ns();
 		return 0;
 	}
 	if (type != WIRE_DONE) {
 		log_err("OOB: expected DONE from the peer, got %s", wire_type_name(type));
 		return -EPROTO;
 	}
-	s->peer_done = true;
+	s->run.peer_done = true;
 	return 1;
 }
 
@@ -52,10 +52,10 @@ int peer_done(struct rb_session *s)
 void heartbeat(struct rb_session *s, uint64_t now)
 {
 	if (!s->is_client || s->bench->server != loop_passive || s->opt->bidir ||
-	    (s->heartbeat_ns && now - s->heartbeat_ns < NSEC_PER_SEC))
+	    (s->run.heartbeat_ns && now - s->run.heartbeat_ns < NSEC_PER_SEC))
 		return;
-	s->heartbeat_ns = now;
-	oob_chan_send(s->chan, WIRE_READY, NULL, 0, 1000);
+	s->run.heartbeat_ns = now;
+	oob_chan_send(s->conn.chan, WIRE_READY, NULL, 0, 1000);
 	test_heartbeat_delay(s);
 }
 
@@ -67,12 +67,12 @@ int watch_idle(struct watch *w)
 		cpu_relax();
 	if (session_stopped(w->s))
 		return -EINTR;
-	if (w->s->peer_done)
+	if (w->s->run.peer_done)
 		return -ECANCELED;
-	if ((++w->idle & IDLE_CHECK_MASK) && !w->s->q.chan) {
+	if ((++w->idle & IDLE_CHECK_MASK) && !w->s->conn.q.chan) {
 		/* Two busy-polling sides on one CPU take turns at the tick (4 ms)
 		 * unless the idle one steps aside: 8 ms ping-pongs otherwise. */
-		if (w->s->place.shares_cpu && !(w->idle & IDLE_YIELD_MASK))
+		if (w->s->conn.place.shares_cpu && !(w->idle & IDLE_YIELD_MASK))
 			sched_yield();
 		return 0;
 	}
@@ -83,7 +83,7 @@ int watch_idle(struct watch *w)
 	case 1: return 0;
 	default:
 		log_err("%s at size %llu: the peer is gone (it failed or was killed)", w->what,
-			(unsigned long long)w->s->size);
+			(unsigned long long)w->s->run.size);
 		return -ECONNRESET;
 	}
 	now = clock_now_ns();
@@ -96,7 +96,7 @@ int watch_idle(struct watch *w)
 	}
 	if (now - w->last_ns > (uint64_t)(w->s->opt->timeout_s * 1e9)) {
 		log_err("%s: nothing completed for %.1f s at size %llu (peer gone or stalled; --timeout sets the limit)",
-			w->what, (double)(now - w->last_ns) / 1e9, (unsigned long long)w->s->size);
+			w->what, (double)(now - w->last_ns) / 1e9, (unsigned long long)w->s->run.size);
 		return -ETIMEDOUT;
 	}
 	return 0;

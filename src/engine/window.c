@@ -8,8 +8,8 @@
 void window_init_at(struct window *win, const struct rb_session *s, uint64_t t0)
 {
 	*win = (struct window){ .t0 = t0, .begin_ns = t0 };
-	win->phase = s->duration_ns ? 0 : 1;
-	if (s->duration_ns && !s->warmup_ns)
+	win->phase = s->run.duration_ns ? 0 : 1;
+	if (s->run.duration_ns && !s->run.warmup_ns)
 		win->phase = 1;
 }
 
@@ -31,7 +31,7 @@ bool window_tick_rx(struct window *win, const struct rb_session *s, uint64_t msg
  * a window of whole intervals exactly). */
 static uint64_t window_span(const struct rb_session *s)
 {
-	return s->duration_ns > s->warmup_ns ? s->duration_ns - s->warmup_ns : 0;
+	return s->run.duration_ns > s->run.warmup_ns ? s->run.duration_ns - s->run.warmup_ns : 0;
 }
 
 /* Is the window over at now?  A warm-up whose end the loop first saw only
@@ -39,7 +39,7 @@ static uint64_t window_span(const struct rb_session *s)
  * nothing: the window closes empty at once, and the run says so. */
 static bool window_over(const struct window *win, const struct rb_session *s, uint64_t now)
 {
-	if (win->begin_ns - win->t0 >= s->duration_ns)
+	if (win->begin_ns - win->t0 >= s->run.duration_ns)
 		return true;
 	return now - win->begin_ns >= window_span(s);
 }
@@ -48,7 +48,7 @@ static bool window_over(const struct window *win, const struct rb_session *s, ui
 bool window_tick_at(struct window *win, const struct rb_session *s, uint64_t now,
 		    uint64_t msgs, uint64_t rx)
 {
-	if (win->phase == 0 && now - win->t0 >= s->warmup_ns) {
+	if (win->phase == 0 && now - win->t0 >= s->run.warmup_ns) {
 		win->phase = 1;
 		win->begin_ns = now;
 		win->begin_msgs = msgs;

@@ -21,7 +21,7 @@
 int cq_poll(struct rb_session *s, struct ibv_cq *cq, struct ibv_wc *wc, int max,
 		   bool may_sleep)
 {
-	struct ibv_comp_channel *chan = s->q.chan;
+	struct ibv_comp_channel *chan = s->conn.q.chan;
 	struct pollfd p;
 	struct ibv_cq *ev_cq;
 	void *ev_ctx;
@@ -31,7 +31,7 @@ int cq_poll(struct rb_session *s, struct ibv_cq *cq, struct ibv_wc *wc, int max,
 		return n;
 	if (ibv_req_notify_cq(cq, 0))
 		return -EIO;
-	if (s->opt->bidir && ibv_req_notify_cq(cq == s->q.send_cq ? s->q.recv_cq : s->q.send_cq, 0))
+	if (s->opt->bidir && ibv_req_notify_cq(cq == s->conn.q.send_cq ? s->conn.q.recv_cq : s->conn.q.send_cq, 0))
 		return -EIO;
 	n = ibv_poll_cq(cq, max, wc);
 	if (n)
@@ -62,14 +62,14 @@ int wc_check(const struct rb_session *s, const struct ibv_wc *wc, const char *wh
 	const struct explain *e = explain_wc(wc->status);
 
 	log_err("%s completion error on QPN 0x%06x at size %llu: %s (%d): likely %s; check %s", what,
-		wc->qp_num, (unsigned long long)s->size, e->name, wc->status, e->causes, e->check);
+		wc->qp_num, (unsigned long long)s->run.size, e->name, wc->status, e->causes, e->check);
 	return -EIO;
 }
 
 int check_post(int err, const struct rb_session *s, const char *call)
 {
 	if (err)
-		log_err("%s failed at size %llu: %s", call, (unsigned long long)s->size, strerror(err));
+		log_err("%s failed at size %llu: %s", call, (unsigned long long)s->run.size, strerror(err));
 	return -err;
 }
 
@@ -88,10 +88,10 @@ static enum ibv_wr_opcode verb_opcode(const struct rb_session *s)
 
 static void post_fill(const struct rb_session *s, int i, struct ibv_send_wr *wr, struct ibv_sge *sge)
 {
-	const struct rb_qps *q = &s->q;
+	const struct rb_qps *q = &s->conn.q;
 
 	sge->addr = (uintptr_t)qps_send_area(q, i);
-	sge->length = s->bench->verb == VERB_ATOMIC ? 8 : (uint32_t)s->size;
+	sge->length = s->bench->verb == VERB_ATOMIC ? 8 : (uint32_t)s->run.size;
 	sge->lkey = q->mr->lkey;
 	wr->sg_list = sge;
 	wr->num_sge = 1;
@@ -116,7 +116,7 @@ _Static_assert(offsetof(struct ibv_send_wr, wr.atomic.remote_addr) ==
 
 int post_set_init(struct post_set *p, const struct rb_session *s, unsigned list)
 {
-	size_t n = (size_t)s->q.n * list;
+	size_t n = (size_t)s->conn.q.n * list;
 	bool can_inline = s->bench->verb == VERB_SEND || s->bench->verb == VERB_WRITE;
 
 	p->list = list;
@@ -125,13 +125,13 @@ int post_set_init(struct post_set *p, const struct rb_session *s, unsigned list)
 	p->sig = calloc(list, sizeof(*p->sig));
 	if (!p->wr || !p->sge || !p->sig)
 		return -ENOMEM;
-	p->base_flags = can_inline && s->size <= s->q.max_inline ? IBV_SEND_INLINE : 0;
+	p->base_flags = can_inline && s->run.size <= s->conn.q.max_inline ? IBV_SEND_INLINE : 0;
 	p->slots = loop_addr_slots(s);
 	p->stride = loop_addr_stride(s);
 	p->slot_mask = (p->slots & (p->slots - 1)) ? 0 : p->slots - 1;
 	p->cas = s->bench->verb == VERB_ATOMIC && s->opt->atomic_op == ATOMIC_CMP_SWAP;
-	p->remote = s->bench->verb != VERB_SEND && s->q.tr != TR_UD;
-	for (int i = 0; i < s->q.n; i++)
+	p->remote = s->bench->verb != VERB_SEND && s->conn.q.tr != TR_UD;
+	for (int i = 0; i < s->conn.q.n; i++)
 		for (unsigned j = 0; j < list; j++) {
 			size_t k = (size_t)i * list + j;
 
@@ -161,16 +161,16 @@ void post_set_free(struct post_set *p)
  */
 uint64_t loop_addr_stride(const struct rb_session *s)
 {
-	if (s->bench->verb == VERB_ATOMIC || s->size <= RB_LINE_BYTES)
+	if (s->bench->verb == VERB_ATOMIC || s->run.size <= RB_LINE_BYTES)
 		return RB_LINE_BYTES;
-	return (s->size + RB_LINE_BYTES - 1) / RB_LINE_BYTES * RB_LINE_BYTES;
+	return (s->run.size + RB_LINE_BYTES - 1) / RB_LINE_BYTES * RB_LINE_BYTES;
 }
 
 uint64_t loop_addr_slots(const struct rb_session *s)
 {
 	if (s->bench->verb == VERB_ATOMIC)
 		return s->opt->atomic_same_address ? 1 : RB_CYCLE_BYTES / RB_LINE_BYTES;
-	if (s->bench->metric == METRIC_LAT || s->size > RB_CYCLE_BYTES / 2)
+	if (s->bench->metric == METRIC_LAT || s->run.size > RB_CYCLE_BYTES / 2)
 		return 1;
 	return RB_CYCLE_BYTES / loop_addr_stride(s);
 }
@@ -185,7 +185,7 @@ int atomic_result(const struct rb_session *s, int i, uint64_t k, uint64_t got, b
 		return 0;
 	if (say)
 		log_err("%s at size %llu: operation %llu on QP %d found %llu in its target word (slot %llu of %llu), not %llu (another writer, or the device's atomics are not atomic)",
-			options_atomic_name(s->opt->atomic_op), (unsigned long long)s->size,
+			options_atomic_name(s->opt->atomic_op), (unsigned long long)s->run.size,
 			(unsigned long long)k, i, (unsigned long long)got,
 			(unsigned long long)(k % slots), (unsigned long long)slots, (unsigned long long)want);
 	return -EIO;
@@ -199,7 +199,7 @@ int atomic_check(const struct rb_session *s, int i, uint64_t k)
 
 	if (s->bench->verb != VERB_ATOMIC)	/* before any work: reads pass here per sample */
 		return 0;
-	memcpy(&got, qps_send_area(&s->q, i) + k % loop_addr_slots(s) * RB_LINE_BYTES, sizeof(got));
+	memcpy(&got, qps_send_area(&s->conn.q, i) + k % loop_addr_slots(s) * RB_LINE_BYTES, sizeof(got));
 	return atomic_result(s, i, k, got, true);
 }
 

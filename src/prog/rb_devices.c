@@ -13,10 +13,10 @@
 #include "config.h"
 #endif
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cli/optrow.h"
 #include "verbs/devlist.h"
 #include "lib/log.h"
 
@@ -24,74 +24,72 @@
 #define PACKAGE_VERSION "unknown"
 #endif
 
-static const char usage_text[] =
-	"Usage: rb_devices [--json] [-d DEV]\n\n"
-	"List the RDMA devices, their ports, GIDs and NUMA nodes.\n\n"
-	"Options:\n"
-	"  -d, --ib-dev=DEV         only the device DEV\n"
-	"      --json               one JSON document instead of text\n"
-	"  -V, --version            print the version and exit\n"
-	"  -h, --help               print this help and exit\n\n"
-	"Long options may be spelt with - or _ (--ib-dev, --ib_dev).\n"
-	"Exit status: 0 listed, 1 no device (or no device DEV; --json still prints\n"
-	"one document, with an empty device list), 2 usage error.\n";
+#define F(field) OPT_FIELD(struct devlist_opts, field)
+
+enum { OPT_JSON = 256 };
+
+/* The options, as rows of the benchmarks' parser (cli/optrow.h). */
+static const struct opt_row rows[] = {
+	{ "ib-dev", 'd', OT_STR, "DEV", F(dev), .help = "only the device DEV" },
+	{ "device", 'd', OT_STR, "DEV", F(dev), .help = NULL },      /* before 0.2 */
+	{ "json", OPT_JSON, OT_FLAG, NULL, F(json), .help = "one JSON document instead of text" },
+	{ NULL, 'j', OT_FLAG, NULL, F(json), .help = NULL },          /* -j: --json */
+	{ "version", 'V', OT_VERSION, NULL, 0, .help = "print the version and exit" },
+	{ "help", 'h', OT_HELP, NULL, 0, .help = "print this help and exit" },
+};
 
 static int usage_error(const char *what, const char *opt)
 {
 	log_err("%s: %s", what, opt);
 	log_info("try 'rb_devices --help'");
-	return 2;
+	return -2;
 }
 
 /* "-x" for a short option (argv may hold "-jx"), else the word itself. */
-static const char *bad_option(const char *word)
+static int parse_error(const char *who, enum opt_err kind, const struct opt_row *r, const char *word,
+		       int opt, const char *expect)
 {
 	static char s[3] = "-?";
 
-	if (optopt && word[1] != '-') {
-		s[1] = (char)optopt;
-		return s;
+	(void)who, (void)r, (void)expect;
+	if (kind == OE_MISSING)
+		return usage_error("option needs a value", word);
+	if (opt && word[1] != '-') {
+		s[1] = (char)opt;
+		word = s;
 	}
-	return word;
+	return usage_error("unknown option", word);
+}
+
+static const struct opt_prog prog = {
+	.name = "rb_devices", .rows = rows, .n = sizeof(rows) / sizeof(rows[0]),
+	.both_spellings = true, .missing_apart = true, .error = parse_error,
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: rb_devices [--json] [-d DEV]\n\n"
+		   "List the RDMA devices, their ports, GIDs and NUMA nodes.\n\n"
+		   "Options:\n");
+	opt_help_rows(f, &prog);
+	fprintf(f, "\nLong options may be spelt with - or _ (--ib-dev, --ib_dev).\n"
+		   "Exit status: 0 listed, 1 no device (or no device DEV; --json still prints\n"
+		   "one document, with an empty device list), 2 usage error.\n");
 }
 
 /* 0: go on; otherwise the exit status + 1 (so 0 can mean "go on"). */
 static int parse_args(int argc, char **argv, struct devlist_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "ib-dev", required_argument, NULL, 'd' },
-		{ "ib_dev", required_argument, NULL, 'd' },
-		{ "device", required_argument, NULL, 'd' },     /* before 0.2 */
-		{ "json", no_argument, NULL, 'j' },
-		{ "version", no_argument, NULL, 'V' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+	int first, rc = opt_parse(&prog, "rb_devices", argc, argv, 0, o, &first);
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":d:jVh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			o->dev = optarg;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'V':
-			printf("rb_devices (rdmabench) %s (commit %s)\n", PACKAGE_VERSION, rb_commit());
-			return 1;
-		case 'h':
-			printf("%s", usage_text);
-			return 1;
-		case ':':
-			return 1 + usage_error("option needs a value", argv[optind - 1]);
-		default:
-			return 1 + usage_error("unknown option", bad_option(argv[optind - 1]));
-		}
-	}
-	if (optind < argc)
-		return 1 + usage_error("unexpected argument", argv[optind]);
+	if (rc == OPT_VERSION)
+		printf("rb_devices (rdmabench) %s (commit %s)\n", PACKAGE_VERSION, rb_commit());
+	else if (rc == OPT_HELP)
+		usage(stdout);
+	if (rc)
+		return rc > 0 ? 1 : 1 + 2;
+	if (first < argc)
+		return 1 + -usage_error("unexpected argument", argv[first]);
 	return 0;
 }
 

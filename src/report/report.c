@@ -8,14 +8,12 @@
 #include <unistd.h>
 
 #include "lib/clock.h"
-#include "verbs/cm.h"
+#include "session/cm.h"
 #include "lib/commit.h"
 #include "config.h"
 #include "lib/gid.h"
 #include "cli/load.h"
-#include "driver/loadrun.h"
 #include "lib/log.h"
-#include "driver/threads.h"
 #include "engine/loops.h"
 #include "engine/postsched.h"
 #include "lib/units.h"
@@ -375,7 +373,7 @@ void report_meta_time(struct out *o)
 
 static void meta_device(struct report *r, const struct rb_session *s)
 {
-	const struct rb_device *d = &s->dev;
+	const struct rb_device *d = &s->conn.dev;
 	char gid[64];
 
 	out_meta_str(r->out, "device", "Device", d->name);
@@ -385,7 +383,7 @@ static void meta_device(struct report *r, const struct rb_session *s)
 	gid_format(d->gid.raw, gid, sizeof(gid));
 	out_meta_str(r->out, "gid", "GID", gid);
 	out_meta_str(r->out, "link_layer", "Link type", d->ib_link ? "IB" : "Ethernet");
-	out_meta_u64(r->out, "mtu_bytes", "MTU[B]", (uint64_t)device_mtu_bytes(s->q.mtu));
+	out_meta_u64(r->out, "mtu_bytes", "MTU[B]", (uint64_t)device_mtu_bytes(s->conn.q.mtu));
 }
 
 /* What the QPs run with, read back after connection (qps_read_attrs);
@@ -393,7 +391,7 @@ static void meta_device(struct report *r, const struct rb_session *s)
  * RTR: rxe, for one, does not report it back. */
 static void meta_qp(struct report *r, const struct rb_session *s)
 {
-	const struct rb_qp_attrs *a = &s->q.attrs;
+	const struct rb_qp_attrs *a = &s->conn.q.attrs;
 	char addr[64];
 
 	out_meta_u64(r->out, "service_level", "Service level", a->sl_given);
@@ -406,14 +404,14 @@ static void meta_qp(struct report *r, const struct rb_session *s)
 
 static void meta_placement(struct report *r, const struct rb_session *s)
 {
-	const struct placement *p = &s->place;
+	const struct placement *p = &s->conn.place;
 
 	if (p->node >= 0)
 		out_meta_u64(r->out, "numa_node", "NUMA node", (uint64_t)p->node);
 	else
 		out_meta_str(r->out, "numa_node", "NUMA node", "none");
-	if (s->q.buf.node >= 0)
-		out_meta_u64(r->out, "buffer_node", "Buffer node", (uint64_t)s->q.buf.node);
+	if (s->conn.q.buf.node >= 0)
+		out_meta_u64(r->out, "buffer_node", "Buffer node", (uint64_t)s->conn.q.buf.node);
 	else
 		out_meta_str(r->out, "buffer_node", "Buffer node", "unknown");
 	if (p->cpu >= 0)
@@ -431,7 +429,7 @@ static void meta_placement(struct report *r, const struct rb_session *s)
 static void meta_cq_mod(struct report *r, const struct rb_options *o)
 {
 	uint64_t first = o->all ? RB_SWEEP_MIN : o->size;
-	uint64_t last = !o->all ? o->size : o->transport == TR_UD ? 4096 : RB_SWEEP_MAX;
+	uint64_t last = session_last_size(o, 0);
 	char buf[320];
 	size_t used = 0;
 
@@ -444,14 +442,6 @@ static void meta_cq_mod(struct report *r, const struct rb_options *o)
 	}
 	if (used)
 		out_meta_str(r->out, "cq_mod_by_size", "CQ Moderation by size[B:WRs]", buf);
-}
-
-/* How the loops wait for completions (--events, --poll-pause). */
-static const char *completion_text(const struct rb_options *o)
-{
-	if (o->events)
-		return o->poll_pause ? "events, pause between empty polls" : "events";
-	return o->poll_pause ? "busy poll, pause between empty polls" : "busy poll";
 }
 
 /* What the checks cover: --validate's method (src/engine/validate.c), the
@@ -486,63 +476,27 @@ static void meta_addresses(struct report *r, const struct rb_session *s)
 		     RB_CYCLE_BYTES / 2);
 }
 
-/* --load: what runs beside the latency test. */
-static void meta_load(struct report *r, const struct rb_options *o)
-{
-	if (o->load_bench == LOAD_NONE)
-		return;
-	out_meta_str(r->out, "load", "Load", load_bench_name(o->load_bench));
-	out_meta_u64(r->out, "load_size", "Load size[B]", o->load.size);
-	out_meta_u64(r->out, "load_qps", "Load QPs", o->load.qps);
-	out_meta_str(r->out, "load_placement", "Load CPU",
-		     "a thread of its own, its CPU chosen apart from the latency loop's (column load_cpu)");
-	if (o->load.compare)
-		out_meta_u64(r->out, "load_compare_reps", "Idle/loaded reps", LOAD_COMPARE_REPS);
-}
-
+/* The test: the options' keys (options_meta, from the META rows of
+ * src/cli/rows.c) and between them what the session and the engine chose. */
 static void meta_test(struct report *r, const struct rb_session *s)
 {
 	const struct rb_options *o = s->opt;
 	char text[32];
 
-	out_meta_str(r->out, "transport", "Connection type", options_transport_name(o->transport));
-	out_meta_u64(r->out, "qps", "Number of qps", o->qps);
-	out_meta_u64(r->out, "tx_depth", "TX depth", o->tx_depth);
-	if (s->bench->verb == VERB_SEND)
-		out_meta_u64(r->out, "rx_depth", "RX depth", o->rx_depth);
-	if (s->bench->metric == METRIC_BW) {
-		out_meta_u64(r->out, "cq_mod", "CQ Moderation", o->cq_mod);
+	options_meta(r->out, o, s->bench, OPTIONS_META_QUEUES);
+	if (s->bench->metric == METRIC_BW)
 		meta_cq_mod(r, o);
-		out_meta_u64(r->out, "post_list", "Post list", o->post_list);
-		out_meta_str(r->out, "bidirectional", "Bidirectional", o->bidir ? "yes" : "no");
-	}
+	options_meta(r->out, o, s->bench, OPTIONS_META_POSTING);
 	if (s->bench->verb == VERB_READ || s->bench->verb == VERB_ATOMIC)
-		out_meta_u64(r->out, "outstanding", "Outstand reads", s->q.outs);
-	if (s->bench->verb == VERB_ATOMIC)
-		out_meta_str(r->out, "atomic_op", "Atomic op", options_atomic_name(o->atomic_op));
+		out_meta_u64(r->out, "outstanding", "Outstand reads", s->conn.q.outs);
+	options_meta(r->out, o, s->bench, OPTIONS_META_ATOMIC);
 	meta_addresses(r, s);
 	meta_checks(r, s);
-	out_meta_u64(r->out, "inline_bytes", "Max inline data[B]", s->q.max_inline);
-	out_meta_str(r->out, "inline", "Inline", qps_inline_text(&s->q, text, sizeof(text)));
-	out_meta_u64(r->out, "inline_granted", "Inline granted[B]", s->q.inline_granted);
-	out_meta_str(r->out, "relaxed_ordering", "PCIe relax order", qps_relaxed_text(&s->q));
-	out_meta_str(r->out, "connect", "Connection setup", o->rdma_cm ? "rdma_cm" : "manual (TCP exchange)");
-	out_meta_str(r->out, "completion", "Completions", completion_text(o));
-	if (o->run_infinitely) {
-		out_meta_str(r->out, "run_infinitely", "Duration", "until stopped (--run_infinitely)");
-		out_meta_double(r->out, "warmup_s", "Warm-up[s]", o->warmup_s, 3);
-	} else if (o->duration_s > 0) {
-		out_meta_double(r->out, "duration_s", "Duration[s]", o->duration_s, 3);
-		out_meta_double(r->out, "warmup_s", "Warm-up[s]", o->warmup_s, 3);
-	} else {
-		out_meta_u64(r->out, "iterations", "Iterations", o->iters);
-		out_meta_u64(r->out, "warmup_iterations", "Warm-up iterations", o->warmup_iters);
-	}
-	if (o->interval_s > 0)
-		out_meta_double(r->out, "interval_s", "Interval[s]", o->interval_s, 3);
-	if (o->min_bw_text)
-		out_meta_str(r->out, "min_bw", "Min interval BW", o->min_bw_text);
-	meta_load(r, o);
+	out_meta_u64(r->out, "inline_bytes", "Max inline data[B]", s->conn.q.max_inline);
+	out_meta_str(r->out, "inline", "Inline", qps_inline_text(&s->conn.q, text, sizeof(text)));
+	out_meta_u64(r->out, "inline_granted", "Inline granted[B]", s->conn.q.inline_granted);
+	out_meta_str(r->out, "relaxed_ordering", "PCIe relax order", qps_relaxed_text(&s->conn.q));
+	options_meta(r->out, o, s->bench, OPTIONS_META_RUN);
 	if (s->bench->metric == METRIC_LAT)
 		out_meta_str(r->out, "latency", "Latency",
 			     s->bench->lat_divisor == 2 ? "one-way = round trip / 2" : "round trip of one operation");
@@ -551,10 +505,10 @@ static void meta_test(struct report *r, const struct rb_session *s)
 /* -j: how many threads, and each one's CPU. */
 static void meta_threads(struct report *r, const struct rb_session *s)
 {
-	if (!s->threads)
+	if (!s->team)
 		return;
-	out_meta_u64(r->out, "threads", "Threads", (uint64_t)s->threads->n);
-	out_meta_str(r->out, "thread_cpus", "Thread CPUs", s->threads->cpus);
+	out_meta_u64(r->out, "threads", "Threads", (uint64_t)s->team->n);
+	out_meta_str(r->out, "thread_cpus", "Thread CPUs", s->team->cpus);
 }
 
 /* What ran where: also in a document that failed before it began. */
@@ -569,13 +523,13 @@ static void meta_identity(struct report *r, const struct rb_session *s)
 	out_meta_str(r->out, "test", "Test", s->bench->name);
 	out_meta_str(r->out, "role", "Role", s->is_client ? "client" : "server");
 	out_meta_str(r->out, "host", "Host", host);
-	out_meta_str(r->out, "peer", "Peer", s->peer);
+	out_meta_str(r->out, "peer", "Peer", s->conn.peer);
 }
 
 void report_begin(struct report *r, const struct rb_session *s)
 {
 	/* -j: the threads' sessions hold the QPs; thread 0 speaks for all */
-	const struct rb_session *q = s->threads ? &s->threads->t[0].s : s;
+	const struct rb_session *q = s->team ? s->team->w[0].s : s;
 
 	meta_identity(r, s);
 	meta_device(r, q);
@@ -606,7 +560,7 @@ static void compute_bw(const struct rb_session *s, const struct rb_measure *m, u
 	double secs = (double)(m->end_ns - m->start_ns) / 1e9;
 	double bps = secs > 0 ? (double)m->bytes / secs : NAN;
 
-	row[BW_SIZE].u = s->size;
+	row[BW_SIZE].u = s->run.size;
 	row[BW_ITERS].u = m->msgs;
 	row[BW_BYTES].u = m->bytes;
 	row[BW_WINDOW].d = secs;
@@ -615,10 +569,10 @@ static void compute_bw(const struct rb_session *s, const struct rb_measure *m, u
 	row[BW_PEAK_GB].d = m->peak_bps * 8 / 1e9;
 	row[BW_AVG_GB].d = bps * 8 / 1e9;
 	row[BW_RATE].d = secs > 0 ? (double)m->msgs / secs / 1e6 : NAN;
-	row[BW_CQ_MOD].u = s->cq_mod;
+	row[BW_CQ_MOD].u = s->run.cq_mod;
 	row[BW_WRS_PER_CQE].d = m->wrs_signaled ? (double)m->wrs_posted / (double)m->wrs_signaled : NAN;
 	if (m->rx_measured)
-		rx_columns(row, m->rx_msgs, m->rx_msgs * s->size,
+		rx_columns(row, m->rx_msgs, m->rx_msgs * s->run.size,
 			   (double)(m->rx_end_ns - m->rx_start_ns) / 1e9);
 }
 
@@ -677,7 +631,7 @@ static void compute_lat(const struct report *r, const struct rb_session *s, stru
 	enum pct_method method;
 
 	lat_summary(s, m, &st, &method);
-	row[LAT_SIZE].u = s->size;
+	row[LAT_SIZE].u = s->run.size;
 	row[LAT_ITERS].u = st.count;
 	row[LAT_WINDOW].d = (double)(m->end_ns - m->start_ns) / 1e9;
 	row[LAT_MIN].d = st.min / 1e3;
@@ -701,7 +655,7 @@ static void sweep_progress(const struct rb_session *s)
 	bool rows_seen = isatty(STDOUT_FILENO) && !o->out_file;
 
 	if (o->all && (o->verbose || (isatty(STDERR_FILENO) && !rows_seen)))
-		log_info("-a: size %llu done", (unsigned long long)s->size);
+		log_info("-a: size %llu done", (unsigned long long)s->run.size);
 }
 
 uint64_t report_row_count(const union out_val *row)
@@ -727,15 +681,15 @@ void report_compute(const struct report *r, const struct rb_session *s,
 	sweep_progress(s);
 }
 
-void report_compute_thread(const struct report *r, const struct rb_thread *t, union out_val *row)
+void report_compute_thread(const struct report *r, const struct rb_worker *w, union out_val *row)
 {
-	compute_bw(&t->s, &t->m, row);
+	compute_bw(w->s, &w->m, row);
 	row[r->thread_col].u = 0;	/* the name is set locally: no pointer on the wire */
-	row[r->thread_col + 1].d = t->cpu_seen >= 0 ? t->cpu_seen : NAN;
+	row[r->thread_col + 1].d = w->cpu_seen >= 0 ? w->cpu_seen : NAN;
 }
 
 void report_row_threads(struct report *r, union out_val *row,
-			union out_val (*trows)[REPORT_MAX_COLS], const struct rb_threads *T, bool rows)
+			union out_val (*trows)[REPORT_MAX_COLS], const struct rb_team *T, bool rows)
 {
 	int n = T->n;
 	union out_val shown[REPORT_MAX_COLS], *parts = calloc((size_t)n, sizeof(shown));
@@ -743,7 +697,7 @@ void report_row_threads(struct report *r, union out_val *row,
 	row[r->thread_col].s = "all";
 	row[r->thread_col + 1].d = NAN;
 	for (int k = 0; k < n; k++)
-		trows[k][r->thread_col].s = T->t[k].label;
+		trows[k][r->thread_col].s = T->w[k].label;
 	if (!parts) {
 		report_row(r, row);
 		return;
@@ -760,7 +714,7 @@ void report_row_threads(struct report *r, union out_val *row,
 /* --validate: this side's checks into its row, before the rows are traded. */
 void report_validate(const struct report *r, const struct rb_session *s, union out_val *row)
 {
-	const struct rb_vresult *v = &s->vres;
+	const struct rb_vresult *v = validate_result(s);
 	union out_val *c = row + r->val_first;
 	bool bad = v->errors != 0;
 
@@ -799,7 +753,7 @@ int report_validate_verdict(const struct report *r, const struct rb_session *s,
 	if (r->val_first < 0 || !c[VAL_ERRORS].u)
 		return 0;
 	log_err("--validate at size %llu: %llu of %llu messages checked had a wrong payload; the first: message %.0f of QP %.0f, byte %.0f (a DMA, ordering or memory fault on either side)",
-		(unsigned long long)s->size, (unsigned long long)c[VAL_ERRORS].u,
+		(unsigned long long)s->run.size, (unsigned long long)c[VAL_ERRORS].u,
 		(unsigned long long)c[VAL_CHECKED].u, c[VAL_FIRST_MSG].d, c[VAL_FIRST_QP].d,
 		c[VAL_FIRST_OFF].d);
 	return -EIO;
@@ -899,7 +853,7 @@ static void ivl_fill(const struct report *r, union out_val *row, const char *kin
 static void ivl_observe(struct report *r, const struct rb_session *s, const struct rb_measure *im,
 			double t0, double t1)
 {
-	double grain = (double)s->q.n * (double)(s->cq_mod ? s->cq_mod : 1) * (double)s->size;
+	double grain = (double)s->conn.q.n * (double)(s->run.cq_mod ? s->run.cq_mod : 1) * (double)s->run.size;
 	struct interval_obs o;
 
 	if (s->bench->metric == METRIC_LAT) {
@@ -999,7 +953,7 @@ static void ivl_coarse_warn(const struct interval_stats *st, const struct rb_ses
 	if (!st->whole || !(st->max_width_s > 2 * s->opt->interval_s))
 		return;
 	log_warn("size %llu: intervals up to %.3f s wide for --interval=%g (each ends at the loop's first look at the clock past its boundary, once per burst of posts and completions of -Q %u messages); a smaller -t or -Q gives finer ones",
-		 (unsigned long long)s->size, st->max_width_s, s->opt->interval_s, s->cq_mod);
+		 (unsigned long long)s->run.size, st->max_width_s, s->opt->interval_s, s->run.cq_mod);
 }
 
 void report_interval_total(struct report *r, const struct rb_session *s, union out_val *row)
@@ -1023,7 +977,7 @@ void report_interval_total(struct report *r, const struct rb_session *s, union o
 	ivl_coarse_warn(st, s);
 	if (st->below)
 		log_err("size %llu: %llu interval(s) below --min-bw %s: %s",
-			(unsigned long long)s->size, (unsigned long long)st->below, s->opt->min_bw_text,
+			(unsigned long long)s->run.size, (unsigned long long)st->below, s->opt->min_bw_text,
 			interval_stats_below(st, names, sizeof(names)));
 	r->ivl_below += st->below;
 }
@@ -1049,10 +1003,10 @@ static void size_path(const char *path, const struct rb_session *s, char *buf, s
 	int n = 0;
 
 	if (s->opt->all)
-		n = snprintf(sfx, sizeof(sfx), "-%llu", (unsigned long long)s->size);
+		n = snprintf(sfx, sizeof(sfx), "-%llu", (unsigned long long)s->run.size);
 	if (s->opt->load.compare)
 		snprintf(sfx + n, sizeof(sfx) - (size_t)n, "-%s-%u",
-			 load_compare_loaded(s->load_rep) ? "loaded" : "idle", s->load_rep / 2 + 1);
+			 load_compare_loaded(s->run.load_rep) ? "loaded" : "idle", s->run.load_rep / 2 + 1);
 	if (dot && (!slash || dot > slash))
 		snprintf(buf, len, "%.*s%s%s", (int)(dot - path), path, sfx, dot);
 	else
@@ -1088,7 +1042,7 @@ static int write_file_meta(const char *path, const struct rb_session *s, const c
 	snprintf(title, sizeof(title), "%s, %s", s->bench->title, kind);
 	out_meta_str(o, "kind", "Kind", kind);
 	out_meta_str(o, "test", "Test", s->bench->name);
-	out_meta_u64(o, "size_bytes", "Size", s->size);
+	out_meta_u64(o, "size_bytes", "Size", s->run.size);
 	out_meta_str(o, "latency", "Latency", s->bench->lat_divisor == 2 ?
 		     "one-way = round trip / 2" : "round trip of one operation");
 	out_meta_str(o, "unit", "Unit", "ns");
@@ -1097,7 +1051,7 @@ static int write_file_meta(const char *path, const struct rb_session *s, const c
 		out_meta_u64(o, "samples_not_kept", "Samples not kept", kept->lost);
 	}
 	if (s->load)
-		out_meta_str(o, "load_phase", "Load", s->load_on ? load_bench_name(s->opt->load_bench) : "none (idle)");
+		out_meta_str(o, "load_phase", "Load", s->run.load_on ? load_bench_name(s->opt->load_bench) : "none (idle)");
 	out_begin(o, title, cols, ncols);
 	out_end(o, "complete", NULL);
 	return err;
@@ -1119,7 +1073,7 @@ static int write_raw(const char *path, const struct rb_session *s, const struct 
 		return -errno;
 	if (m->samples.lost)
 		log_warn("--raw at size %llu: the first %zu samples written; %llu more were not kept (at most %zu)",
-			 (unsigned long long)s->size, m->samples.n,
+			 (unsigned long long)s->run.size, m->samples.n,
 			 (unsigned long long)m->samples.lost, SAMPLES_MAX_DURATION);
 	return write_file_meta(path, s, "raw samples", raw_cols, 2, &m->samples);
 }
@@ -1202,7 +1156,7 @@ int report_check_files(const struct rb_session *s)
 	char path[4096];
 	int err = 0;
 
-	first.size = s->opt->all ? RB_SWEEP_MIN : s->opt->size;
+	first.run.size = s->opt->all ? RB_SWEEP_MIN : s->opt->size;
 	if (s->opt->raw_file) {
 		size_path(s->opt->raw_file, &first, path, sizeof(path));
 		err = probe_file("--raw", path);

@@ -9,7 +9,7 @@
 
 #include "lib/interval.h"
 #include "lib/output.h"
-#include "session/run.h"
+#include "session/session.h"
 
 #define REPORT_MAX_COLS 72
 
@@ -61,7 +61,6 @@ void report_compute(const struct report *r, const struct rb_session *s,
 /* --load: the load's columns of row: this side's figures before the trade
  * (peer NULL), then after it (the server takes the client's figures; each
  * side its own ratios to its last idle row). */
-struct load_figures;
 void report_load(struct report *r, const struct rb_session *s, const struct load_figures *f,
 		 union out_val *row, const union out_val *peer);
 /* -b: fill the rx and sum columns of row, with the peer's row. */
@@ -83,11 +82,9 @@ bool report_traded_always(const struct report *r, int i);
 /* -j: a thread's row (its bandwidth columns, its name and CPU; no -W
  * counters: they are the port's); the total's row with the n threads'
  * (JSON: inside it; human and CSV: after it, with rows). */
-struct rb_thread;
-struct rb_threads;
-void report_compute_thread(const struct report *r, const struct rb_thread *t, union out_val *row);
+void report_compute_thread(const struct report *r, const struct rb_worker *w, union out_val *row);
 void report_row_threads(struct report *r, union out_val *row,
-			union out_val (*trows)[REPORT_MAX_COLS], const struct rb_threads *T, bool rows);
+			union out_val (*trows)[REPORT_MAX_COLS], const struct rb_team *T, bool rows);
 /* --interval: one interval's row (offsets from origin_ns, the window's
  * start), streamed; its figures join this size's interval summary. */
 void report_interval(struct report *r, const struct rb_session *s, struct rb_measure *im,

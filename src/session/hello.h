@@ -1,6 +1,10 @@
 /*
  * The test parameters both sides compare in HELLO (wire.h's params with
  * ids below WIRE_P_FIRST_OFFER): what the peer does or what a figure means.
+ * Besides the benchmark's verb and metric, each is an option's PEER row
+ * (cli/rows.c: its wire id, value and label); the ids below are the wire
+ * format: never move one, never reuse one (tests/unit/test_hello.c checks
+ * the rows against this list).
  * Pure: no I/O beyond log_err, so tests/unit/test_hello.c drives it.
  *
  * Some options act only on the side that gives them: they travel as 0
@@ -44,6 +48,9 @@ bool hello_both_stream(const struct rb_options *o, const struct rb_bench *b);
 
 /* The benchmark's name and the compared params, ids 1 .. P_COUNT - 1. */
 void hello_params(const struct rb_options *o, const struct rb_bench *b, struct wire_hello *h);
+
+/* The label of a compared param in messages ("size (-s)"); NULL: none. */
+const char *hello_param_label(unsigned id);
 
 /* The -m both sides use: the smaller of two offers, 0 (none) where
  * neither gives one; a peer's value that is no MTU counts as none. */

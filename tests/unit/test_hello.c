@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "driver/benches.h"
+#include "bench/registry.h"
 #include "session/hello.h"
 #include "lib/log.h"
 #include "cli/options.h"
@@ -14,7 +14,7 @@
 /* A side's HELLO for bench NAME with a NULL-terminated argument list. */
 static int side(const char *name, struct wire_hello *h, ...)
 {
-	const struct rb_bench *b = mpi_bench_find(name);
+	const struct rb_bench *b = bench_find(name);
 	char *argv[32] = { "prog" };
 	struct rb_options o;
 	int argc = 1, err;
@@ -109,6 +109,161 @@ static void test_both_post(void)
 	test_pair("-b with the same -t -Q -r -I: no difference", 0, NULL, &s, &c);
 }
 
+/* The wire ids of HELLO, fixed: an id never moves and is never reused (a
+ * peer of another version reads them).  Each PEER row of the option table
+ * must be here under its id, and each id here a PEER row. */
+static const struct { unsigned id; const char *label; } wire_ids[] = {
+	{ 3, "transport (-c)" }, { 4, "size (-s)" }, { 5, "sweep (-a)" }, { 6, "iterations (-n)" },
+	{ 7, "duration in ms (-D)" }, { 8, "warm-up in ms (--warmup-time)" },
+	{ 9, "warm-up iterations (--warmup)" }, { 10, "QPs (-q)" }, { 11, "bidirectional (-b)" },
+	{ 12, "rdma_cm (-R)" }, { 13, "atomic operation (-A)" }, { 14, "post list (-l)" },
+	{ 15, "percentile list (--percentiles)" }, { 16, "counter list (-W)" }, { 17, "threads (-j)" },
+	{ 18, "run until stopped (--run_infinitely)" }, { 19, "payload validation (--validate)" },
+	{ 20, "background load (--load)" }, { 21, "load size (--load-size)" },
+	{ 22, "load QPs (--load-qps)" }, { 23, "idle vs loaded (--load-compare)" },
+	{ 24, "send queue depth (-t/--tx-depth)" }, { 25, "completion moderation (-Q/--cq-mod)" },
+	{ 26, "receive queue depth (-r/--rx-depth)" }, { 27, "inline size (-I/--inline_size)" },
+	{ 28, "completion events (-e/--use_event)" }, { 29, "one target word (--atomic-same-address)" },
+};
+#define N_WIRE_IDS (sizeof(wire_ids) / sizeof(wire_ids[0]))
+
+static const char *fixed_label(unsigned id)
+{
+	for (size_t i = 0; i < N_WIRE_IDS; i++)
+		if (wire_ids[i].id == id)
+			return wire_ids[i].label;
+	return NULL;
+}
+
+static void test_wire_ids(void)
+{
+	const struct opt_prog *t = options_table();
+	unsigned seen[P_COUNT] = { 0 };
+	int bad = 0;
+
+	is_int(P_VERB, 1, "P_VERB is wire id 1");
+	is_int(P_METRIC, 2, "P_METRIC is wire id 2");
+	is_int(P_COUNT, 30, "29 compared params (ids 1..29)");
+	for (size_t i = 0; i < t->n; i++) {
+		const struct opt_row *r = &t->rows[i];
+		const char *want = r->peer.id ? fixed_label(r->peer.id) : NULL;
+
+		if (!r->peer.id)
+			continue;
+		if (!want || strcmp(want, r->peer.label) || r->peer.id >= P_COUNT || seen[r->peer.id]++) {
+			printf("#   --%s: wire id %u, label '%s' (the fixed list: '%s')\n", r->name, r->peer.id,
+			       r->peer.label, want ? want : "none");
+			bad++;
+		}
+	}
+	ok(!bad, "every PEER row has its fixed wire id and label, each id once");
+	bad = 0;
+	for (size_t i = 0; i < N_WIRE_IDS; i++)
+		if (!seen[wire_ids[i].id] || strcmp(hello_param_label(wire_ids[i].id), wire_ids[i].label)) {
+			printf("#   wire id %u (%s) has no PEER row\n", wire_ids[i].id, wire_ids[i].label);
+			bad++;
+		}
+	ok(!bad, "every fixed wire id 3..29 is a PEER row (%zu)", N_WIRE_IDS);
+}
+
+/* One PEER row's case: the same benchmark and options but one. */
+struct peer_case {
+	unsigned id;
+	const char *bench;
+	const char *base[6], *changed[8];
+};
+
+static const struct peer_case peer_cases[] = {
+	{ 3, "rb_send_bw", { NULL }, { "-c", "UC", NULL } },
+	{ 4, "rb_send_bw", { NULL }, { "-s", "1K", NULL } },
+	{ 5, "rb_send_bw", { NULL }, { "-a", NULL } },
+	{ 6, "rb_send_bw", { NULL }, { "-n", "77", NULL } },
+	{ 7, "rb_send_bw", { NULL }, { "-D", "3", NULL } },
+	{ 8, "rb_send_bw", { "-D", "5", NULL }, { "-D", "5", "--warmup-time", "2", NULL } },
+	{ 9, "rb_send_lat", { NULL }, { "--warmup", "5", NULL } },
+	{ 10, "rb_send_bw", { NULL }, { "-q", "3", NULL } },
+	{ 11, "rb_send_bw", { NULL }, { "-b", NULL } },
+	{ 12, "rb_send_bw", { NULL }, { "-R", NULL } },
+	{ 13, "rb_atomic_bw", { NULL }, { "-A", "CMP_AND_SWAP", NULL } },
+	{ 14, "rb_send_bw", { NULL }, { "-l", "4", NULL } },
+	{ 15, "rb_send_lat", { NULL }, { "--percentiles", "50,99", NULL } },
+	{ 16, "rb_send_bw", { NULL }, { "-W", "port_xmit_data", NULL } },
+	{ 17, "rb_send_bw", { NULL }, { "-j", "2", NULL } },
+	{ 18, "rb_send_bw", { NULL }, { "--run_infinitely", NULL } },
+	{ 19, "rb_send_bw", { NULL }, { "--validate", NULL } },
+	{ 20, "rb_send_lat", { NULL }, { "--load", "write_bw", NULL } },
+	{ 21, "rb_send_lat", { "--load", "write_bw", NULL }, { "--load", "write_bw", "--load-size", "1K", NULL } },
+	{ 22, "rb_send_lat", { "--load", "write_bw", NULL }, { "--load", "write_bw", "--load-qps", "2", NULL } },
+	{ 23, "rb_send_lat", { "--load", "write_bw", NULL }, { "--load", "write_bw", "--load-compare", NULL } },
+	{ 24, "rb_send_bw", { "-b", NULL }, { "-b", "-t", "16", NULL } },
+	{ 25, "rb_send_bw", { "-b", NULL }, { "-b", "-Q", "8", NULL } },
+	{ 26, "rb_send_bw", { "-b", NULL }, { "-b", "-r", "32", NULL } },
+	{ 27, "rb_send_lat", { NULL }, { "-I", "0", NULL } },
+	{ 28, "rb_send_lat", { NULL }, { "-e", NULL } },
+	{ 29, "rb_atomic_bw", { "-b", NULL }, { "-b", "--atomic-same-address", NULL } },
+};
+
+static int side_of(const char *bench, const char *const *args, struct wire_hello *h)
+{
+	const struct rb_bench *b = bench_find(bench);
+	char *argv[16] = { "prog" };
+	struct rb_options o;
+	int argc = 1;
+
+	while (argc < 15 && args[argc - 1]) {
+		argv[argc] = (char *)args[argc - 1];
+		argc++;
+	}
+	if (!b || options_parse(argc, argv, b, &o))
+		return -EINVAL;
+	hello_params(&o, b, h);
+	return 0;
+}
+
+static uint64_t param_of(const struct wire_hello *h, unsigned id)
+{
+	for (int i = 0; i < h->nparams; i++)
+		if (h->params[i].id == id)
+			return h->params[i].value;
+	return UINT64_MAX;
+}
+
+/* Each PEER row: its value moves with its option, and a peer that differs
+ * in it alone fails HELLO with a message naming it. */
+static void test_every_peer_row(void)
+{
+	bool covered[P_COUNT] = { false };
+	size_t ncov = 0;
+
+	for (size_t i = 0; i < sizeof(peer_cases) / sizeof(peer_cases[0]); i++) {
+		const struct peer_case *k = &peer_cases[i];
+		struct wire_hello s, c, one;
+		char needle[96];
+		const char *msg;
+		int err;
+
+		if (side_of(k->bench, k->base, &s) || side_of(k->bench, k->changed, &c)) {
+			ok(0, "wire id %u: %s's options parse", k->id, k->bench);
+			continue;
+		}
+		one = s;
+		for (int j = 0; j < one.nparams; j++)
+			if (one.params[j].id == k->id)
+				one.params[j].value = param_of(&c, k->id);
+		snprintf(needle, sizeof(needle), "%s differs: client ", hello_param_label(k->id));
+		err = pair(&s, &one, &msg);
+		ok(param_of(&s, k->id) != param_of(&c, k->id) && err == -EPROTO && strstr(msg, needle),
+		   "wire id %u, %s: one changed value fails HELLO naming it", k->id, hello_param_label(k->id));
+		if (err != -EPROTO || !strstr(msg, needle))
+			printf("#   rc %d, message: %s\n", err, msg);
+		if (!covered[k->id]) {
+			covered[k->id] = true;
+			ncov++;
+		}
+	}
+	is_int((int)ncov, (int)N_WIRE_IDS, "every PEER row has its case");
+}
+
 /* An older peer's HELLO (ids up to --load-compare only): named, not passed. */
 static void test_versions(void)
 {
@@ -129,5 +284,7 @@ int main(void)
 	test_bidir_depths();
 	test_both_post();
 	test_versions();
+	test_wire_ids();
+	test_every_peer_row();
 	return tap_done();
 }

@@ -135,6 +135,7 @@ struct cut {
 	uint64_t start[64], end[64], msgs[64];
 	bool partial[64];
 	uint64_t origin;
+	struct rb_interval_sink sink;   /* the session's, to on_ivl */
 };
 
 static void on_ivl(void *arg, struct rb_session *s, const struct rb_measure *im, uint64_t origin)
@@ -165,11 +166,11 @@ static void session_make(struct rb_session *s, struct rb_options *o, struct cut 
 	o->interval_s = every_s;
 	s->opt = o;
 	s->bench = &bw_bench;
-	s->on_interval = on_ivl;
-	s->interval_arg = c;
-	s->size = 4096;
-	s->duration_ns = duration_s < 0 ? UINT64_MAX / 2 : (uint64_t)(duration_s * 1e9);
-	s->warmup_ns = (uint64_t)(warmup_s * 1e9);
+	c->sink = (struct rb_interval_sink){ on_ivl, c };
+	s->intervals = &c->sink;
+	s->run.size = 4096;
+	s->run.duration_ns = duration_s < 0 ? UINT64_MAX / 2 : (uint64_t)(duration_s * 1e9);
+	s->run.warmup_ns = (uint64_t)(warmup_s * 1e9);
 }
 
 /* Ticks every step_ns (plus a pseudo-random jitter under jitter_ns) from
@@ -186,13 +187,13 @@ static struct window drive(struct rb_session *s, struct ivl *iv, uint64_t t0, ui
 		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
 		now += step_ns + (jitter_ns ? (seed >> 33) % jitter_ns : 0);
 		msgs++;
-		if (s->duration_ns && window_tick_at(&win, s, now, msgs, 0)) {
+		if (s->run.duration_ns && window_tick_at(&win, s, now, msgs, 0)) {
 			ivl_tick(iv, s, &win, now, msgs, 0);
 			break;
 		}
 		ivl_tick(iv, s, &win, now, msgs, 0);
 	}
-	if (s->duration_ns && win.phase < 2)
+	if (s->run.duration_ns && win.phase < 2)
 		window_tick_at(&win, s, now, msgs, 0);
 	window_close_rx(&win, now, msgs, 0);
 	ivl_finish(iv, s, &win);

@@ -12,116 +12,118 @@
 #include "config.h"
 #endif
 
-#include <getopt.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/optrow.h"
 #include "prog/doctor/doctor.h"
 #include "lib/log.h"
 #include "lib/oob.h"
-#include "session/run.h"
+#include "driver/run.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "unknown"
 #endif
 
-static const char usage_text[] =
-	"usage: rb_doctor [options] [HOST]    check this host (and against HOST's rb_doctor --server)\n"
-	"       rb_doctor --server [options]  answer rb_doctor HOST from other hosts\n"
-	"  -d, --ib-dev=DEV       the device (default: the first)\n"
-	"  -i, --ib-port=PORT     the port, 1..255 (default 1)\n"
-	"  -x, --gid-index=INDEX  the GID index, 0..1023 (default: as the benchmarks choose)\n"
-	"  -p, --port=PORT        TCP port of the exchange, 1..65534 (default 18515; the probe uses PORT+1)\n"
-	"      --timeout=SECONDS  deadline of each step, 1..600 (default 10)\n"
-	"      --server           serve rb_doctor HOST until SIGINT or SIGTERM\n"
-	"      --bind=ADDR        server: listen on ADDR only\n"
-	"      --no-probe         with HOST: compare only, run no probe\n"
-	"      --hugepages        check that huge pages are reserved\n"
-	"  -j, --json             one JSON document instead of text\n"
-	"  -V, --version          print the version\n"
-	"  -h, --help             this help\n";
+#define F(field) OPT_FIELD(struct dr_opts, field)
 
 enum { OPT_TIMEOUT = 256, OPT_SERVER, OPT_BIND, OPT_NO_PROBE, OPT_HUGE };
+
+static int parse_timeout(const struct opt_row *r, const char *val, void *dst);
+
+/* The options, as rows of the benchmarks' parser (cli/optrow.h). */
+static const struct opt_row rows[] = {
+	{ "ib-dev", 'd', OT_STR, "DEV", F(dev), .help = "the device (default: the first)" },
+	{ "ib-port", 'i', OT_INT, "PORT", F(port), .min = 1, .max = 255, .help = "the port, 1..255 (default 1)" },
+	{ "gid-index", 'x', OT_INT, "INDEX", F(gid_index), .min = 0, .max = 1023, .help = "the GID index, 0..1023 (default: as the benchmarks choose)" },
+	{ "port", 'p', OT_U16, "PORT", F(tcp_port), .min = 1, .max = 65534, .help = "TCP port of the exchange, 1..65534 (default 18515; the probe uses PORT+1)" },
+	{ "timeout", OPT_TIMEOUT, OT_SECONDS, "SECONDS", F(timeout_s), .min = 1, .max = 600, .parse = parse_timeout, .help = "deadline of each step, 1..600 (default 10)" },
+	{ "server", OPT_SERVER, OT_FLAG, NULL, F(server), .help = "serve rb_doctor HOST until SIGINT or SIGTERM" },
+	{ "bind", OPT_BIND, OT_STR, "ADDR", F(bind), .help = "server: listen on ADDR only" },
+	{ "no-probe", OPT_NO_PROBE, OT_FLAG, NULL, F(no_probe), .help = "with HOST: compare only, run no probe" },
+	{ "hugepages", OPT_HUGE, OT_FLAG, NULL, F(hugepages), .help = "check that huge pages are reserved" },
+	{ "json", 'j', OT_FLAG, NULL, F(json), .help = "one JSON document instead of text" },
+	{ "version", 'V', OT_VERSION, NULL, 0, .help = "print the version" },
+	{ "help", 'h', OT_HELP, NULL, 0, .help = "this help" },
+};
 
 static int usage_error(const char *what, const char *opt)
 {
 	log_err("%s: %s (see rb_doctor --help)", what, opt);
-	return 2;
+	return -2;
 }
 
-/* A whole number in [lo, hi], or a usage error naming the option. */
-static int parse_num(const char *opt, const char *s, long lo, long hi, long *v)
+/* A whole number in [lo, hi] (strtol: no suffixes). */
+static int whole(const char *s, uint64_t lo, uint64_t hi, uint64_t *v)
 {
 	char *end;
+	long n = strtol(s, &end, 10);
 
-	*v = strtol(s, &end, 10);
-	if (!*s || *end || *v < lo || *v > hi) {
-		log_err("%s must be a whole number in %ld..%ld, not '%s'", opt, lo, hi, s);
-		return 2;
-	}
+	if (!*s || *end || n < (long)lo || n > (long)hi)
+		return -EINVAL;
+	*v = (uint64_t)n;
 	return 0;
 }
 
-static int parse_one(int c, const char *arg, struct dr_opts *o)
+static int parse_error(const char *who, enum opt_err kind, const struct opt_row *r, const char *word,
+		       int opt, const char *expect)
 {
-	long v = 0;
-	int e = 0;
+	char lbl[48];
 
-	switch (c) {
-	case 'd': o->dev = arg; break;
-	case 'i': e = parse_num("-i/--ib-port", arg, 1, 255, &v); o->port = (int)v; break;
-	case 'x': e = parse_num("-x/--gid-index", arg, 0, 1023, &v); o->gid_index = (int)v; break;
-	case 'p': e = parse_num("-p/--port", arg, 1, 65534, &v); o->tcp_port = (uint16_t)v; break;
-	case OPT_TIMEOUT: e = parse_num("--timeout", arg, 1, 600, &v); o->timeout_s = (double)v; break;
-	case OPT_SERVER: o->server = true; break;
-	case OPT_BIND: o->bind = arg; break;
-	case OPT_NO_PROBE: o->no_probe = true; break;
-	case OPT_HUGE: o->hugepages = true; break;
-	case 'j': o->json = true; break;
-	default: return 2;
-	}
-	return e;
+	(void)who, (void)opt, (void)expect;
+	if (kind == OE_MISSING)
+		return usage_error("option needs a value", word);
+	if (kind != OE_VALUE)
+		return usage_error("unknown option", word);
+	log_err("%s must be a whole number in %ld..%ld, not '%s'", opt_label(r, lbl, sizeof(lbl)),
+		(long)r->min, (long)r->max, word);
+	return -2;
+}
+
+static const struct opt_prog prog = {
+	.name = "rb_doctor", .rows = rows, .n = sizeof(rows) / sizeof(rows[0]),
+	.missing_apart = true, .error = parse_error, .whole = whole, .help_head = 22, .help_nowrap = true,
+};
+
+/* --timeout: whole seconds. */
+static int parse_timeout(const struct opt_row *r, const char *val, void *dst)
+{
+	uint64_t v;
+
+	if (whole(val, (uint64_t)r->min, (uint64_t)r->max, &v))
+		return parse_error("rb_doctor", OE_VALUE, r, val, 0, NULL);
+	((struct dr_opts *)dst)->timeout_s = (double)v;
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: rb_doctor [options] [HOST]    check this host (and against HOST's rb_doctor --server)\n"
+		   "       rb_doctor --server [options]  answer rb_doctor HOST from other hosts\n");
+	opt_help_rows(f, &prog);
 }
 
 /* 0: go on; otherwise the exit status + 1. */
 static int parse_args(int argc, char **argv, struct dr_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "ib-dev", required_argument, NULL, 'd' }, { "ib-port", required_argument, NULL, 'i' },
-		{ "gid-index", required_argument, NULL, 'x' }, { "port", required_argument, NULL, 'p' },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT }, { "server", no_argument, NULL, OPT_SERVER },
-		{ "bind", required_argument, NULL, OPT_BIND }, { "no-probe", no_argument, NULL, OPT_NO_PROBE },
-		{ "hugepages", no_argument, NULL, OPT_HUGE }, { "json", no_argument, NULL, 'j' },
-		{ "version", no_argument, NULL, 'V' }, { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, e;
+	int first, rc = opt_parse(&prog, "rb_doctor", argc, argv, 0, o, &first);
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":d:i:x:p:jVh", longopts, NULL)) != -1) {
-		if (c == 'V' || c == 'h') {
-			if (c == 'V')
-				printf("rb_doctor (rdmabench) %s (commit %s)\n", PACKAGE_VERSION, rb_commit());
-			else
-				printf("%s", usage_text);
-			return 1;
-		}
-		if (c == ':')
-			return 1 + usage_error("option needs a value", argv[optind - 1]);
-		if (c == '?')
-			return 1 + usage_error("unknown option", argv[optind - 1]);
-		if ((e = parse_one(c, optarg, o)) != 0)
-			return 1 + e;
-	}
-	if (optind < argc)
-		o->host = argv[optind++];
-	if (optind < argc)
-		return 1 + usage_error("unexpected argument", argv[optind]);
+	if (rc == OPT_VERSION)
+		printf("rb_doctor (rdmabench) %s (commit %s)\n", PACKAGE_VERSION, rb_commit());
+	else if (rc == OPT_HELP)
+		usage(stdout);
+	if (rc)
+		return rc > 0 ? 1 : 1 + 2;
+	if (first < argc)
+		o->host = argv[first++];
+	if (first < argc)
+		return 1 + -usage_error("unexpected argument", argv[first]);
 	if (o->host && o->server)
-		return 1 + usage_error("--server takes no HOST", o->host);
+		return 1 + -usage_error("--server takes no HOST", o->host);
 	if (o->bind && !o->server)
-		return 1 + usage_error("--bind is for --server", o->bind);
+		return 1 + -usage_error("--bind is for --server", o->bind);
 	return 0;
 }
 

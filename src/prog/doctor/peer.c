@@ -13,7 +13,7 @@
 #include "lib/explain.h"
 #include "lib/log.h"
 #include "lib/oob.h"
-#include "session/run.h"
+#include "driver/run.h"
 
 #define MSG_MAX 2048
 

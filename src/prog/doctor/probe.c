@@ -11,25 +11,25 @@
 #include "lib/child.h"
 #include "prog/doctor/doctor.h"
 #include "lib/log.h"
-#include "driver/benches.h"
+#include "bench/registry.h"
 #include "cli/options.h"
-#include "session/run.h"
+#include "driver/run.h"
 
 struct step {
 	const char *name;
-	const char *bench;          /* as mpi_bench_find knows it */
-	const char *transport;
+	const char *bench;          /* as bench_find knows it */
+	enum rb_transport transport;
 	bool cm;                    /* -R */
 };
 
 static const struct step steps[] = {
-	{ "RC send", "send_bw", "RC", false },
-	{ "RC write", "write_bw", "RC", false },
-	{ "RC read", "read_bw", "RC", false },
-	{ "RC atomic", "atomic_bw", "RC", false },
-	{ "UC write", "write_bw", "UC", false },
-	{ "UD send", "send_bw", "UD", false },
-	{ "rdma_cm", "write_bw", "RC", true },
+	{ "RC send", "send_bw", TR_RC, false },
+	{ "RC write", "write_bw", TR_RC, false },
+	{ "RC read", "read_bw", TR_RC, false },
+	{ "RC atomic", "atomic_bw", TR_RC, false },
+	{ "UC write", "write_bw", TR_UC, false },
+	{ "UD send", "send_bw", TR_UD, false },
+	{ "rdma_cm", "write_bw", TR_RC, true },
 };
 
 #define N_STEPS ((int)(sizeof(steps) / sizeof(steps[0])))
@@ -56,53 +56,51 @@ struct probe_run {
 	const char *host;           /* NULL: the server side */
 };
 
-#define ARGV_MAX 32
-
-/* The benchmark's command line: few messages, small, short deadlines. */
-static int probe_argv(const struct probe_run *p, const struct rb_bench *b, char **av,
-		      char bufs[][24])
+/* The benchmark's options: few messages, small, short deadlines.  0, or
+ * -EINVAL where the benchmark would refuse them. */
+static int probe_options(const struct probe_run *p, const struct rb_bench *b, struct rb_options *o)
 {
-	int n = 0;
-
-	av[n++] = (char *)b->name;
+	options_init_defaults(b, o);
+	snprintf(o->cmdline, sizeof(o->cmdline), "rb_doctor (probe: %s)", p->st->name);
 	if (!p->st->cm) {
-		snprintf(bufs[0], 24, "%d", p->f->port);
-		snprintf(bufs[1], 24, "%d", p->f->gid_index);
-		av[n++] = "-d", av[n++] = (char *)p->f->dev, av[n++] = "-i", av[n++] = bufs[0];
-		av[n++] = "-x", av[n++] = bufs[1];
+		if (p->f->port < 1 || p->f->port > 255 || p->f->gid_index < 0 || p->f->gid_index > 1023)
+			return -EINVAL;
+		o->ib_dev = p->f->dev;
+		o->ib_port = p->f->port;
+		o->gid_index = p->f->gid_index;
 	} else {
-		av[n++] = "-R";
+		o->rdma_cm = true;
 	}
 	if (!p->host && p->st->cm && p->f->gid_ip[0])
-		av[n++] = "--bind", av[n++] = (char *)p->f->gid_ip;
-	snprintf(bufs[2], 24, "%u", p->o->tcp_port + 1u);
-	snprintf(bufs[3], 24, "%g", p->o->timeout_s);
-	av[n++] = "-c", av[n++] = (char *)p->st->transport, av[n++] = "-p", av[n++] = bufs[2];
-	av[n++] = "--timeout", av[n++] = bufs[3], av[n++] = "-n", av[n++] = "16";
-	av[n++] = "--csv=/dev/null";
-	if (strcmp(p->st->bench, "atomic_bw") != 0)
-		av[n++] = "-s", av[n++] = "64";
-	if (p->host)
-		av[n++] = (char *)p->host;
-	av[n] = NULL;
-	return n;
+		o->bind_addr = p->f->gid_ip;
+	o->transport = p->st->transport;
+	o->port = (uint16_t)(p->o->tcp_port + 1u);
+	o->timeout_s = p->o->timeout_s;
+	o->iters = 16;
+	o->iters_given = true;
+	o->format = OUT_CSV;
+	o->out_file = "/dev/null";
+	if (b->verb != VERB_ATOMIC) {
+		o->size = 64;
+		o->size_given = true;
+	}
+	o->server = p->host;
+	if (options_env(o))
+		return -EINVAL;
+	return options_finish(b, o);
 }
 
-/* In the child: parse the command line as the benchmark would, run it. */
+/* In the child: the options as the benchmark would take them, run it. */
 static int probe_child(void *arg)
 {
 	const struct probe_run *p = arg;
-	const struct rb_bench *b = mpi_bench_find(p->st->bench);
-	char *av[ARGV_MAX], bufs[4][24];
+	const struct rb_bench *b = bench_find(p->st->bench);
 	struct rb_options o;
-	int ac, rc;
 
 	if (!b)
 		return RB_EXIT_USAGE;
-	ac = probe_argv(p, b, av, bufs);
 	log_set_prog(b->name);
-	rc = options_parse(ac, av, b, &o);
-	if (rc)
+	if (probe_options(p, b, &o))
 		return RB_EXIT_USAGE;
 	return run_bench(b, &o);
 }

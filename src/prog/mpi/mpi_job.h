@@ -58,6 +58,8 @@ struct mpi_job {
 	const char *topology;       /* --topology FILE, or NULL */
 	int plan_n;                 /* --plan[=N]: N, 0 for the job's size; -1: no plan */
 	int incast_dst;             /* --incast-dst, -1: not given */
+	const char *bench_arg;      /* --bench NAME as given (NULL: given without NAME) */
+	bool sequential;            /* --sequential, until the pattern is set */
 	struct mpi_load load;
 	char cmdline[1024];
 	/* the job */

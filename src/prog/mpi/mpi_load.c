@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "driver/benches.h"
+#include "bench/registry.h"
 #include "lib/clock.h"
 #include "lib/log.h"
 #include "prog/mpi/mpi_chan.h"
-#include "session/run.h"
+#include "driver/run.h"
 #include "lib/units.h"
 
 #define DEFAULT_LOAD_SIZE (64u << 10)
@@ -28,11 +28,13 @@ int mpi_usage_error(const char *what, const char *val, const char *hint)
 /* ---- the options ---- */
 
 /* "pairs,ring,incast": each once. */
-static int parse_patterns(struct mpi_load *ld, const char *s)
+int mpi_opt_patterns(const struct opt_row *r, const char *s, void *dst)
 {
+	struct mpi_load *ld = &((struct mpi_job *)dst)->load;
 	static const enum sched_kind kinds[] = { SCHED_ROUNDS, SCHED_RING, SCHED_INCAST };
 	char buf[64], *save = NULL;
 
+	(void)r;
 	snprintf(buf, sizeof(buf), "%s", s ? s : "");
 	ld->npatterns = 0;
 	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
@@ -54,10 +56,12 @@ static int parse_patterns(struct mpi_load *ld, const char *s)
 }
 
 /* "S:D", two ranks (checked against the job's size with the schedule). */
-static int parse_pair(struct mpi_load *ld, const char *s)
+int mpi_opt_pair(const struct opt_row *r, const char *s, void *dst)
 {
+	struct mpi_load *ld = &((struct mpi_job *)dst)->load;
 	char end;
 
+	(void)r;
 	if (!s || sscanf(s, "%d:%d%c", &ld->src, &ld->dst, &end) != 2 || ld->src < 0 || ld->dst < 0 ||
 	    ld->src == ld->dst)
 		return mpi_usage_error("--latency-pair", s, "is not two ranks SRC:DST (e.g. 0:1)");
@@ -65,44 +69,33 @@ static int parse_pair(struct mpi_load *ld, const char *s)
 	return 0;
 }
 
-const char *mpi_option_value(int argc, char **argv, int *i, const char *name, bool *taken)
+int mpi_opt_background_size(const struct opt_row *r, const char *v, void *dst)
 {
-	size_t n = strlen(name);
-
-	*taken = !strncmp(argv[*i], name, n) && (argv[*i][n] == '=' || !argv[*i][n]);
-	if (!*taken)
-		return NULL;
-	if (argv[*i][n] == '=')
-		return argv[*i] + n + 1;
-	return *i + 1 < argc ? argv[++*i] : NULL;
+	(void)r;
+	return units_parse_size(v ? v : "", 1, RB_SWEEP_MAX, &((struct mpi_job *)dst)->load.size) ?
+	       mpi_usage_error("--background-size", v, "is not a size from 1 to 8M (e.g. 64K)") : 0;
 }
 
-int mpi_load_option(struct mpi_job *job, int argc, char **argv, int *i, bool *taken)
+int mpi_opt_background(const struct opt_row *r, const char *v, void *dst)
 {
-	struct mpi_load *ld = &job->load;
-	const char *v;
+	struct mpi_load *ld = &((struct mpi_job *)dst)->load;
 
-	if ((v = mpi_option_value(argc, argv, i, "--background-pattern", taken)) || *taken)
-		return parse_patterns(ld, v);
-	if ((v = mpi_option_value(argc, argv, i, "--background-size", taken)) || *taken)
-		return units_parse_size(v ? v : "", 1, RB_SWEEP_MAX, &ld->size) ?
-		       mpi_usage_error("--background-size", v, "is not a size from 1 to 8M (e.g. 64K)") : 0;
-	if ((v = mpi_option_value(argc, argv, i, "--background", taken)) || *taken) {
-		ld->bench = mpi_bench_find(v ? v : "");
-		if (!ld->bench || ld->bench->metric != METRIC_BW)
-			return mpi_usage_error("--background", v,
-					       "is not a bandwidth benchmark (send_bw, write_bw, read_bw, atomic_bw)");
-		return 0;
-	}
-	if ((v = mpi_option_value(argc, argv, i, "--latency-pair", taken)) || *taken)
-		return parse_pair(ld, v);
-	if ((v = mpi_option_value(argc, argv, i, "--incast-dst", taken)) || *taken) {
-		uint64_t r;
+	(void)r;
+	ld->bench = bench_find(v ? v : "");
+	if (!ld->bench || ld->bench->metric != METRIC_BW)
+		return mpi_usage_error("--background", v,
+				       "is not a bandwidth benchmark (send_bw, write_bw, read_bw, atomic_bw)");
+	return 0;
+}
 
-		if (units_parse_uint(v ? v : "", 0, 1 << 20, &r))
-			return mpi_usage_error("--incast-dst", v, "is not a rank (a whole number from 0)");
-		job->incast_dst = (int)r;
-	}
+int mpi_opt_incast_dst(const struct opt_row *r, const char *v, void *dst)
+{
+	uint64_t n;
+
+	(void)r;
+	if (units_parse_uint(v ? v : "", 0, 1 << 20, &n))
+		return mpi_usage_error("--incast-dst", v, "is not a rank (a whole number from 0)");
+	((struct mpi_job *)dst)->incast_dst = (int)n;
 	return 0;
 }
 
@@ -127,11 +120,13 @@ static int load_options(struct mpi_job *job)
 {
 	struct mpi_load *ld = &job->load;
 	const struct rb_options *o = &job->opt;
-	char size[32], *argv[] = { "rb_mpi", "-s", size, "--run_infinitely", NULL };
 	struct rb_session cols_of = { .bench = ld->bench, .opt = &ld->opt };
 
-	snprintf(size, sizeof(size), "%llu", (unsigned long long)ld->size);
-	if (options_parse(4, argv, ld->bench, &ld->opt))
+	options_init_defaults(ld->bench, &ld->opt);
+	snprintf(ld->opt.cmdline, sizeof(ld->opt.cmdline), "rb_mpi (--background %s)", ld->bench->name);
+	ld->opt.size = ld->size;
+	ld->opt.run_infinitely = true;
+	if (options_finish(ld->bench, &ld->opt))
 		return mpi_usage_error("--background", ld->bench->name, "cannot run with these options");
 	options_inherit(&ld->opt, o);
 	ld->opt.events = o->events;

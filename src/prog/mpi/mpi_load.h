@@ -16,17 +16,19 @@
 
 #include <stdbool.h>
 
+#include "cli/optrow.h"
 #include "prog/mpi/mpi_job.h"
 
 /* A usage error naming the option, and the hint, on stderr; returns -EINVAL. */
 int mpi_usage_error(const char *what, const char *val, const char *hint);
 
-/* "--name VALUE" or "--name=VALUE" at argv[*i] (*taken set): the value
- * (NULL when missing), *i past it. */
-const char *mpi_option_value(int argc, char **argv, int *i, const char *name, bool *taken);
-/* argv[*i] when it is one of the load options (--background...,
- * --latency-pair): parsed into job (*taken set); 0 or -EINVAL. */
-int mpi_load_option(struct mpi_job *job, int argc, char **argv, int *i, bool *taken);
+/* The load options' parsers (rows of mpi_main.c, dst a struct mpi_job;
+ * a missing value comes as NULL): 0, or -EINVAL after the message. */
+int mpi_opt_patterns(const struct opt_row *r, const char *s, void *dst);     /* --background-pattern */
+int mpi_opt_background_size(const struct opt_row *r, const char *v, void *dst);
+int mpi_opt_background(const struct opt_row *r, const char *v, void *dst);
+int mpi_opt_pair(const struct opt_row *r, const char *s, void *dst);         /* --latency-pair */
+int mpi_opt_incast_dst(const struct opt_row *r, const char *v, void *dst);
 /* After the benchmark's options: the combinations, the background's
  * options.  0 or -EINVAL (a usage error was printed). */
 int mpi_load_check(struct mpi_job *job, bool sequential);

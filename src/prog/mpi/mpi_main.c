@@ -8,14 +8,14 @@
 #include "lib/commit.h"
 #include "config.h"
 #include "lib/log.h"
-#include "driver/benches.h"
+#include "bench/registry.h"
 #include "prog/mpi/mpi_job.h"
 #include "prog/mpi/mpi_load.h"
 #include "prog/mpi/mpi_plan.h"
 #include "prog/mpi/mpi_report.h"
 #include "prog/mpi/mpi_steps.h"
 #include "prog/mpi/mpi_topo.h"
-#include "session/run.h"
+#include "driver/run.h"
 #include "lib/units.h"
 
 #define DEFAULT_BENCH "send_bw"
@@ -30,7 +30,7 @@ static void usage(FILE *f)
 		"Run one benchmark over the links between MPI ranks (one rank per host, each on\n"
 		"its local device); rank 0 prints one row per link and size.\n\n"
 		"  --bench NAME         ");
-	mpi_bench_list(f);
+	bench_list(f);
 	fprintf(f, " (default %s)\n"
 		"  --pattern P          pairs: every ordered pair once, in rounds of disjoint links\n"
 		"                       (default); ring: rank i to i+1, all at once; bisection:\n"
@@ -61,84 +61,111 @@ static void usage(FILE *f)
 		DEFAULT_BENCH, DEFAULT_OUTLIER_PCT, DEFAULT_STEP_TIMEOUT_S);
 }
 
-static int parse_pattern(const char *s, enum sched_kind *p)
+static int parse_pattern(const struct opt_row *r, const char *s, void *dst)
 {
 	static const enum sched_kind kinds[] = { SCHED_ROUNDS, SCHED_RING, SCHED_BISECTION, SCHED_SHIFT,
 						 SCHED_INCAST };
 
+	(void)r;
 	for (int i = 0; i < 5; i++)
 		if (s && !strcmp(s, sched_name(kinds[i]))) {
-			*p = kinds[i];
+			((struct mpi_job *)dst)->pattern = kinds[i];
 			return 0;
 		}
 	return mpi_usage_error("--pattern", s, "is not a pattern (pairs, ring, bisection, shift or incast)");
 }
 
-static int parse_number(const char *opt, const char *s, double lo, double hi, double *v)
+static int parse_topology(const struct opt_row *r, const char *val, void *dst)
 {
-	char *end;
-
-	errno = 0;
-	*v = s ? strtod(s, &end) : 0;
-	if (!s || errno || end == s || *end || !(*v >= lo && *v <= hi)) {
-		char hint[64];
-
-		snprintf(hint, sizeof(hint), "is not a number from %g to %g", lo, hi);
-		return mpi_usage_error(opt, s, hint);
-	}
+	(void)r;
+	if (!val || !*val)
+		return mpi_usage_error("--topology", val, "needs a file of 'HOST SWITCH' lines, or 'slurm'");
+	((struct mpi_job *)dst)->topology = val;
 	return 0;
 }
 
-/* Take rb_mpi's own options out of argv; the rest is the benchmark's. */
-static int parse_own(struct mpi_job *job, int argc, char **argv, char **rest, int *nrest,
-		     const char **bench, bool *sequential)
+static int number_error(const char *opt, const char *s, double lo, double hi)
 {
-	double v = 0;
-	bool found;
+	char hint[64];
+
+	snprintf(hint, sizeof(hint), "is not a number from %g to %g", lo, hi);
+	return mpi_usage_error(opt, s, hint);
+}
+
+/* --plan: the job's size; --plan=N: N ranks (only with '='). */
+static int parse_plan(const struct opt_row *r, const char *s, void *dst)
+{
+	char *end;
+	double v;
+	int err = 0;
+
+	if (!s) {
+		((struct mpi_job *)dst)->plan_n = 0;
+		return 0;
+	}
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= r->min && v <= r->max))
+		err = number_error("--plan", s, r->min, r->max);
+	if (v != (int)v)
+		return mpi_usage_error("--plan", s, "is not a whole number of ranks");
+	if (!err)
+		((struct mpi_job *)dst)->plan_n = (int)v;
+	return err;
+}
+
+static int parse_error(const char *who, enum opt_err kind, const struct opt_row *r, const char *word,
+		       int opt, const char *expect)
+{
+	char what[48], hint[96];
+
+	(void)who, (void)kind, (void)opt;
+	snprintf(what, sizeof(what), "--%s", r ? r->name : "");
+	snprintf(hint, sizeof(hint), "is not %s", expect);
+	return mpi_usage_error(what, word, hint);
+}
+
+#define F(field) OPT_FIELD(struct mpi_job, field)
+
+/* rb_mpi's own options, as rows of the benchmarks' parser (cli/optrow.h);
+ * the rest of the command line is the benchmark's. */
+static const struct opt_row rows[] = {
+	{ "bench", 256, OT_STR, "NAME", F(bench_arg), .help = NULL },
+	{ "pattern", 257, OT_CUSTOM, "P", F(pattern), .parse = parse_pattern },
+	{ "outlier", 258, OT_NUMBER, "PCT", F(outlier_pct), .min = 0, .max = 1000 },
+	{ "step-timeout", 259, OT_NUMBER, "SECONDS", F(step_timeout_s), .min = 1, .max = 1e6 },
+	{ "topology", 260, OT_CUSTOM, "FILE", F(topology), .parse = parse_topology },
+	{ "link-time", 261, OT_NUMBER, "SECONDS", F(link_time_s), .min = 0.001, .max = 1e6 },
+	{ "sequential", 262, OT_FLAG, NULL, F(sequential), .help = NULL },
+	{ "plan", 263, OT_CUSTOM, "N", F(plan_n), .min = 2, .max = PLAN_MAX_RANKS, .opt_arg = 1, .parse = parse_plan },
+	{ "background-pattern", 264, OT_CUSTOM, "P", F(load), .parse = mpi_opt_patterns },
+	{ "background-size", 265, OT_CUSTOM, "SIZE", F(load), .parse = mpi_opt_background_size },
+	{ "background", 266, OT_CUSTOM, "BENCH", F(load), .parse = mpi_opt_background },
+	{ "latency-pair", 267, OT_CUSTOM, "S:D", F(load), .parse = mpi_opt_pair },
+	{ "incast-dst", 268, OT_CUSTOM, "RANK", F(incast_dst), .parse = mpi_opt_incast_dst },
+	{ "help", 'h', OT_HELP, NULL, 0, .help = NULL },
+	{ "version", 'V', OT_VERSION, NULL, 0, .help = NULL },
+};
+
+static const struct opt_prog prog = {
+	.name = "rb_mpi", .rows = rows, .n = sizeof(rows) / sizeof(rows[0]), .error = parse_error,
+};
+
+/* Take rb_mpi's own options out of argv; the rest is the benchmark's.
+ * 0, OPT_HELP, OPT_VERSION or -EINVAL. */
+static int parse_own(struct mpi_job *job, int argc, char **argv, char **rest, int *nrest)
+{
+	bool taken;
 
 	*nrest = 0;
 	rest[(*nrest)++] = argv[0];
 	for (int i = 1; i < argc; i++) {
-		const char *val;
+		int rc = opt_take(&prog, "rb_mpi", argc, argv, &i, job, &taken);
 
-		if (mpi_load_option(job, argc, argv, &i, &found))
-			return -EINVAL;
-		if (found)
-			continue;
-		if ((val = mpi_option_value(argc, argv, &i, "--bench", &found)) || found) {
-			*bench = val;
-		} else if ((val = mpi_option_value(argc, argv, &i, "--pattern", &found)) || found) {
-			if (parse_pattern(val, &job->pattern))
-				return -EINVAL;
-		} else if ((val = mpi_option_value(argc, argv, &i, "--outlier", &found)) || found) {
-			if (parse_number("--outlier", val, 0, 1000, &job->outlier_pct))
-				return -EINVAL;
-		} else if ((val = mpi_option_value(argc, argv, &i, "--step-timeout", &found)) || found) {
-			if (parse_number("--step-timeout", val, 1, 1e6, &v))
-				return -EINVAL;
-			job->step_timeout_s = v;
-		} else if ((val = mpi_option_value(argc, argv, &i, "--topology", &found)) || found) {
-			if (!val || !*val)
-				return mpi_usage_error("--topology", val, "needs a file of 'HOST SWITCH' lines, or 'slurm'");
-			job->topology = val;
-		} else if ((val = mpi_option_value(argc, argv, &i, "--link-time", &found)) || found) {
-			if (parse_number("--link-time", val, 0.001, 1e6, &job->link_time_s))
-				return -EINVAL;
-		} else if (!strcmp(argv[i], "--sequential")) {
-			*sequential = true;
-		} else if (!strcmp(argv[i], "--plan")) {
-			job->plan_n = 0;
-		} else if (!strncmp(argv[i], "--plan=", 7)) {
-			if (parse_number("--plan", argv[i] + 7, 2, PLAN_MAX_RANKS, &v) || v != (int)v)
-				return v != (int)v ? mpi_usage_error("--plan", argv[i] + 7, "is not a whole number of ranks") : -EINVAL;
-			job->plan_n = (int)v;
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			return 1;
-		} else if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version")) {
-			return 2;
-		} else {
+		if (rc)
+			return rc;
+		if (!taken)
 			rest[(*nrest)++] = argv[i];
-		}
 	}
 	rest[*nrest] = NULL;
 	return 0;
@@ -180,8 +207,6 @@ static void cmdline_join(struct mpi_job *job, int argc, char **argv)
 static int job_parse(struct mpi_job *job, int argc, char **argv)
 {
 	char **rest = calloc((size_t)argc + 1, sizeof(*rest));
-	const char *bench = DEFAULT_BENCH;
-	bool sequential = false;
 	int nrest, rc;
 
 	if (!rest)
@@ -190,21 +215,22 @@ static int job_parse(struct mpi_job *job, int argc, char **argv)
 	job->step_timeout_s = DEFAULT_STEP_TIMEOUT_S;
 	job->plan_n = -1;
 	job->incast_dst = -1;
+	job->bench_arg = DEFAULT_BENCH;
 	cmdline_join(job, argc, argv);
-	rc = parse_own(job, argc, argv, rest, &nrest, &bench, &sequential);
-	if (!rc && sequential && job->pattern != SCHED_ROUNDS)
+	rc = parse_own(job, argc, argv, rest, &nrest);
+	if (!rc && job->sequential && job->pattern != SCHED_ROUNDS)
 		rc = mpi_usage_error("--sequential", "", "goes with --pattern pairs only");
-	else if (!rc && sequential)
+	else if (!rc && job->sequential)
 		job->pattern = SCHED_SEQUENTIAL;
-	if (rc == 1)
+	if (rc == OPT_HELP)
 		usage(stdout);
-	else if (rc == 2)
+	else if (rc == OPT_VERSION)
 		printf("rb_mpi (rdmabench) %s (commit %s)\n", PACKAGE_VERSION, rb_commit());
 	if (rc)
 		goto out;
-	job->bench = mpi_bench_find(bench ? bench : "");
+	job->bench = bench_find(job->bench_arg ? job->bench_arg : "");
 	if (!job->bench) {
-		rc = mpi_usage_error("--bench", bench, "is not a benchmark");
+		rc = mpi_usage_error("--bench", job->bench_arg, "is not a benchmark");
 		goto out;
 	}
 	rc = options_parse(nrest, rest, job->bench, &job->opt);
@@ -213,10 +239,10 @@ static int job_parse(struct mpi_job *job, int argc, char **argv)
 	if (!rc)
 		rc = reject_pair_options(&job->opt);
 	if (!rc)
-		rc = mpi_load_check(job, sequential);
+		rc = mpi_load_check(job, job->sequential);
 out:
 	free(rest);
-	return rc;
+	return rc == OPT_VERSION ? 1 : rc;
 }
 
 /* Only rank 0 speaks about the command line: the others would say the same. */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "driver/run.h"
 #include "lib/commit.h"
 #include "config.h"
 #include "lib/log.h"

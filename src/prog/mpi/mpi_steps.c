@@ -11,7 +11,7 @@
 #include "prog/mpi/mpi_chan.h"
 #include "prog/mpi/mpi_load.h"
 #include "prog/mpi/mpi_report.h"
-#include "session/run.h"
+#include "driver/run.h"
 
 /* ---- one link's session ---- */
 

@@ -22,7 +22,7 @@
 # Not for a sanitizer build (valgrind and ASan exclude each other): skipped.
 
 vg_progs=${RB_VG_PROGS:-$(rb_fast_full "rb_write_lat rb_read_bw rb_atomic_lat" \
-	"rb_send_bw rb_send_lat rb_write_bw rb_write_lat rb_read_bw rb_read_lat rb_atomic_bw rb_atomic_lat")}
+	"$(sed -n 's/^BENCH(\([a-z0-9_]*\))$/rb_\1/p' "$top_srcdir/bench/list.h" | paste -sd' ')")}
 vg_jobs=${RB_VG_JOBS:-3}
 vg_port=19700
 # Deadlines (s) for each valgrind process and for a server to listen:

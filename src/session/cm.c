@@ -1,4 +1,5 @@
-#include "verbs/cm.h"
+/* -R: rdma_cm's ids and their events (cm_internal.h): open and close. */
+#include "session/cm_internal.h"
 
 #include <errno.h>
 #include <netdb.h>
@@ -11,45 +12,31 @@
 #include "lib/explain.h"
 #include "lib/log.h"
 #include "lib/oob.h"
-#include "session/run.h"
 
-struct rb_cm {
-	struct rdma_event_channel *ec;
-	struct rdma_cm_id *listen;
-	struct rdma_cm_id **ids;
-	int n, requests, established;
-	struct sockaddr_storage dst, src;   /* client: the server, --source-ip */
-	unsigned req_depth;             /* the client's offer: its smaller depth */
-};
-
-static int cm_timeout_ms(const struct rb_session *s)
-{
-	return (int)(s->opt->timeout_s * 1000);
-}
 
 /* Wait for the next event up to the deadline; the caller acks it. */
 static int cm_next_event(struct rb_session *s, struct rdma_cm_event **ev, const char *phase)
 {
-	struct pollfd p = { .fd = s->cm->ec->fd, .events = POLLIN };
+	struct pollfd p = { .fd = s->conn.cm->ec->fd, .events = POLLIN };
 	int r;
 
 	do
 		r = poll(&p, 1, cm_timeout_ms(s));
-	while (r < 0 && errno == EINTR && !rb_stop);
+	while (r < 0 && errno == EINTR && !*s->stop);
 	if (r == 0) {
 		log_err("rdma_cm: %s: no event within %.1f s (--timeout)", phase, s->opt->timeout_s);
 		return -ETIMEDOUT;
 	}
 	if (r < 0)
 		return -errno;
-	if (rdma_get_cm_event(s->cm->ec, ev)) {
+	if (rdma_get_cm_event(s->conn.cm->ec, ev)) {
 		log_err("rdma_cm: %s: rdma_get_cm_event failed: %s", phase, strerror(errno));
 		return -errno;
 	}
 	return 0;
 }
 
-static int cm_expect(struct rb_session *s, enum rdma_cm_event_type want, const char *phase)
+int cm_expect(struct rb_session *s, enum rdma_cm_event_type want, const char *phase)
 {
 	struct rdma_cm_event *ev;
 	int err = cm_next_event(s, &ev, phase);
@@ -67,13 +54,13 @@ static int cm_expect(struct rb_session *s, enum rdma_cm_event_type want, const c
 
 static int cm_alloc(struct rb_session *s)
 {
-	s->cm = calloc(1, sizeof(*s->cm));
-	if (!s->cm)
+	s->conn.cm = calloc(1, sizeof(*s->conn.cm));
+	if (!s->conn.cm)
 		return -ENOMEM;
-	s->cm->n = s->q.n ? s->q.n : (int)s->opt->qps;
-	s->cm->ids = calloc((size_t)s->cm->n, sizeof(*s->cm->ids));
-	s->cm->ec = rdma_create_event_channel();
-	if (!s->cm->ids || !s->cm->ec) {
+	s->conn.cm->n = s->conn.q.n ? s->conn.q.n : (int)s->opt->qps;
+	s->conn.cm->ids = calloc((size_t)s->conn.cm->n, sizeof(*s->conn.cm->ids));
+	s->conn.cm->ec = rdma_create_event_channel();
+	if (!s->conn.cm->ids || !s->conn.cm->ec) {
 		log_err("rdma_cm: rdma_create_event_channel failed: %s", strerror(errno));
 		return -ENOMEM;
 	}
@@ -100,10 +87,10 @@ static int cm_create_id(struct rb_session *s, struct rdma_cm_id **id, struct soc
 	int err;
 
 	if (s->opt->transport != TR_UC) {
-		if (!rdma_create_id(s->cm->ec, id, NULL, RDMA_PS_TCP) && (!addr || !rdma_bind_addr(*id, addr)))
+		if (!rdma_create_id(s->conn.cm->ec, id, NULL, RDMA_PS_TCP) && (!addr || !rdma_bind_addr(*id, addr)))
 			return 0;
 	} else if (!rdma_create_ep(id, &ai, NULL, NULL)) {
-		if (!rdma_migrate_id(*id, s->cm->ec))
+		if (!rdma_migrate_id(*id, s->conn.cm->ec))
 			return 0;
 		err = errno;
 		rdma_destroy_ep(*id);
@@ -129,7 +116,7 @@ static int cm_option_failed(const char *what)
  * timeout (-u, RC only, as perftest) is what rdma_init_qp_attr() then
  * returns for RTS.
  */
-static int cm_set_options(const struct rb_session *s, struct rdma_cm_id *id)
+int cm_set_options(const struct rb_session *s, struct rdma_cm_id *id)
 {
 	const struct rb_options *o = s->opt;
 	uint8_t tos = (uint8_t)o->tclass, timeout = (uint8_t)o->qp_timeout;
@@ -144,7 +131,7 @@ static int cm_set_options(const struct rb_session *s, struct rdma_cm_id *id)
 
 static int cm_resolve(struct rb_session *s, struct rdma_cm_id *id)
 {
-	int err = rdma_resolve_addr(id, NULL, (struct sockaddr *)&s->cm->dst, cm_timeout_ms(s));
+	int err = rdma_resolve_addr(id, NULL, (struct sockaddr *)&s->conn.cm->dst, cm_timeout_ms(s));
 
 	if (err) {
 		log_err("rdma_cm: rdma_resolve_addr(%s) failed: %s", s->opt->server, strerror(errno));
@@ -193,7 +180,7 @@ static int cm_source_failed(const struct rb_session *s, int err)
  */
 static int cm_client_ids(struct rb_session *s)
 {
-	struct rb_cm *cm = s->cm;
+	struct rb_cm *cm = s->conn.cm;
 	struct sockaddr *src = s->opt->source_ip ? (struct sockaddr *)&cm->src : NULL;
 	int err = src ? cm_lookup(s->opt->source_ip, 0, AF_UNSPEC, &cm->src, "--source-ip") : 0;
 
@@ -215,8 +202,8 @@ static int cm_resolve_all(struct rb_session *s)
 {
 	int err = 0;
 
-	for (int i = 0; i < s->cm->n && !err; i++)
-		err = cm_resolve(s, s->cm->ids[i]);
+	for (int i = 0; i < s->conn.cm->n && !err; i++)
+		err = cm_resolve(s, s->conn.cm->ids[i]);
 	return err;
 }
 
@@ -232,12 +219,12 @@ static int cm_listen(struct rb_session *s)
 		log_err("rdma_cm: --bind %s: %s", s->opt->bind_addr ? s->opt->bind_addr : "*", gai_strerror(err));
 		return -EINVAL;
 	}
-	err = cm_create_id(s, &s->cm->listen, ai->ai_addr, ai->ai_family);
+	err = cm_create_id(s, &s->conn.cm->listen, ai->ai_addr, ai->ai_family);
 	if (err)
 		log_err("rdma_cm: creating the listening %s id on %s failed: %s",
 			options_transport_name(s->opt->transport),
 			s->opt->bind_addr ? s->opt->bind_addr : "all addresses", strerror(-err));
-	if (!err && rdma_listen(s->cm->listen, s->cm->n)) {
+	if (!err && rdma_listen(s->conn.cm->listen, s->conn.cm->n)) {
 		err = -errno;
 		log_err("rdma_cm: listening on port %s failed: %s", port, strerror(errno));
 	}
@@ -246,7 +233,7 @@ static int cm_listen(struct rb_session *s)
 }
 
 /* Take the next connect request's id (the server's side of one QP). */
-static int cm_take_request(struct rb_session *s)
+int cm_take_request(struct rb_session *s)
 {
 	struct rdma_cm_event *ev;
 	int err = cm_next_event(s, &ev, "waiting for the client's connect request");
@@ -258,8 +245,8 @@ static int cm_take_request(struct rb_session *s)
 		rdma_ack_cm_event(ev);
 		return -EPROTO;
 	}
-	s->cm->ids[s->cm->requests++] = ev->id;
-	s->cm->req_depth = ev->param.conn.initiator_depth < ev->param.conn.responder_resources ?
+	s->conn.cm->ids[s->conn.cm->requests++] = ev->id;
+	s->conn.cm->req_depth = ev->param.conn.initiator_depth < ev->param.conn.responder_resources ?
 			   ev->param.conn.initiator_depth : ev->param.conn.responder_resources;
 	rdma_ack_cm_event(ev);
 	return 0;
@@ -271,10 +258,10 @@ static int cm_sync_listening(struct rb_session *s)
 {
 	uint8_t buf[16];
 	uint32_t len;
-	int err = oob_chan_send(s->chan, WIRE_READY, NULL, 0, cm_timeout_ms(s));
+	int err = oob_chan_send(s->conn.chan, WIRE_READY, NULL, 0, cm_timeout_ms(s));
 
 	if (!err)
-		err = oob_chan_expect(s->chan, WIRE_READY, buf, sizeof(buf), &len, cm_timeout_ms(s));
+		err = oob_chan_expect(s->conn.chan, WIRE_READY, buf, sizeof(buf), &len, cm_timeout_ms(s));
 	if (err)
 		log_err("rdma_cm: the %s did not get ready to connect (it failed or is gone)",
 			s->is_client ? "server" : "client");
@@ -295,211 +282,13 @@ int cm_open(struct rb_session *s)
 		err = cm_take_request(s);
 	if (err)
 		return err;
-	return device_adopt(s->cm->ids[0]->verbs, s->cm->ids[0]->port_num, s->opt->gid_index, &s->dev);
-}
-
-/*
- * The QP is ours (ibv_create_qp), not rdma_cm's (rdma_create_qp): librdmacm
- * then leaves the state transitions to us (cm_qp_ready), which is where
- * -m and -S take effect; rdma_connect/rdma_accept get its number.  The
- * inline policy is the manual path's (qps_create_qp).
- */
-static int cm_create_qp(struct rb_session *s, int i)
-{
-	if (s->cm->ids[i]->verbs != s->dev.ctx) {
-		log_err("rdma_cm: QP %d's connection is on another device than QP 0's (%s)", i, s->dev.name);
-		return -ENODEV;
-	}
-	s->q.qp[i] = qps_create_qp(&s->q, s->opt);
-	if (!s->q.qp[i]) {
-		log_err("rdma_cm: creating QP %d failed", i);
-		return -EIO;
-	}
-	return 0;
-}
-
-/*
- * What rdma_cm has no setting for goes on top of rdma_init_qp_attr()'s RTR
- * attributes, on this side's QP: -m lowers the path MTU, -S sets the SL,
- * --tclass the traffic class of the address vector (the server's vector
- * comes from the client's connect request: without its own --tclass it
- * keeps the client's ToS).  A responder grants what it accepted with, as
- * librdmacm's rdma_accept() does.  (The path MTU and SL in the connect
- * request stay rdma_cm's: rdma_cm has no option for them short of whole
- * path records, RDMA_OPTION_IB_PATH; so each side applies its own -m and
- * -S, as without -R.)
- */
-static void cm_override_rtr(struct rb_session *s, int i, struct ibv_qp_attr *a, int *mask)
-{
-	const struct rb_options *o = s->opt;
-	unsigned ask = s->q.mtu_ask;
-	enum ibv_mtu mtu = ask ? device_mtu_enum((int)ask) : a->path_mtu;
-
-	if (mtu < a->path_mtu)
-		a->path_mtu = mtu;
-	else if (mtu > a->path_mtu && i == 0)
-		log_warn("-m/--mtu %u is larger than rdma_cm's path MTU %d; using %d", ask,
-			 device_mtu_bytes(a->path_mtu), device_mtu_bytes(a->path_mtu));
-	if (o->sl_given)
-		a->ah_attr.sl = (uint8_t)o->sl;
-	if (i == 0)
-		s->q.cm_sl = a->ah_attr.sl;
-	/* rdma_cm's 0 is the longest RNR wait (655 ms); 12 (0.64 ms) as the
-	 * manual path, so that -R does not change what an RNR NAK costs */
-	if (*mask & IBV_QP_MIN_RNR_TIMER)
-		a->min_rnr_timer = 12;
-	if (o->tclass >= 0 && a->ah_attr.is_global)
-		a->ah_attr.grh.traffic_class = (uint8_t)o->tclass;
-	if (!s->is_client)
-		a->max_dest_rd_atomic = (uint8_t)s->q.outs;
-	/* librdmacm's workaround for an old rdma_ucm bug: on InfiniBand, mask
-	 * off bits 21-23 (the kernel's SMAC/VID, which verbs never exposed) */
-	if (s->dev.ib_link)
-		*mask &= ~0xe00000;
-}
-
-/* One state, with the attributes rdma_cm knows (the path, PSNs, access). */
-static int cm_qp_step(struct rb_session *s, int i, enum ibv_qp_state state, const char *name)
-{
-	struct ibv_qp_attr a = { .qp_state = state };
-	int mask = 0, err;
-
-	if (rdma_init_qp_attr(s->cm->ids[i], &a, &mask)) {
-		log_err("rdma_cm: rdma_init_qp_attr for %s (QP %d) failed: %s", name, i, strerror(errno));
-		return -EPROTO;
-	}
-	if (state == IBV_QPS_RTR)
-		cm_override_rtr(s, i, &a, &mask);
-	if (state == IBV_QPS_RTS && !s->is_client)
-		a.max_rd_atomic = (uint8_t)s->q.outs;
-	err = ibv_modify_qp(s->q.qp[i], &a, mask);
-	if (err) {
-		const struct explain *e = explain_qp(name, err);
-
-		log_err("rdma_cm: ibv_modify_qp to %s (QP %d, QPN 0x%06x) failed: %s: likely %s; check %s",
-			name, i, s->q.qp[i]->qp_num, strerror(err), e->causes, e->check);
-	}
-	return -err;
-}
-
-/* INIT, RTR, RTS as librdmacm does them for its own QPs, on the connect
- * response (client) or before accepting (server). */
-static int cm_qp_ready(struct rb_session *s, int i)
-{
-	int err = cm_qp_step(s, i, IBV_QPS_INIT, "INIT");
-
-	if (!err)
-		err = cm_qp_step(s, i, IBV_QPS_RTR, "RTR");
-	if (!err)
-		err = cm_qp_step(s, i, IBV_QPS_RTS, "RTS");
-	return err;
-}
-
-static struct rdma_conn_param cm_param(const struct rb_session *s, int i)
-{
-	return (struct rdma_conn_param){
-		.responder_resources = (uint8_t)s->q.outs,
-		.initiator_depth = (uint8_t)s->q.outs,
-		.retry_count = 7,
-		.rnr_retry_count = 7,
-		.qp_num = s->q.qp[i]->qp_num,
-	};
-}
-
-static int cm_connect_one(struct rb_session *s, int i)
-{
-	struct rdma_conn_param p = cm_param(s, i);
-	int err = 0;
-
-	if (rdma_connect(s->cm->ids[i], &p)) {
-		log_err("rdma_cm: rdma_connect failed: %s", strerror(errno));
-		return -errno;
-	}
-	err = cm_expect(s, RDMA_CM_EVENT_CONNECT_RESPONSE, "connecting (is the server running with -R?)");
-	if (!err)
-		err = cm_qp_ready(s, i);
-	if (!err && rdma_establish(s->cm->ids[i])) {
-		log_err("rdma_cm: rdma_establish failed: %s", strerror(errno));
-		return -errno;
-	}
-	return err;
-}
-
-static int cm_connect_client(struct rb_session *s)
-{
-	int err = 0;
-
-	for (int i = 0; i < s->cm->n && !err; i++) {
-		err = cm_create_qp(s, i);
-		if (!err)
-			err = cm_connect_one(s, i);
-	}
-	return err;
-}
-
-/* The QP is ready (RTS) before the accept, as librdmacm's rdma_accept()
- * makes its own; the established event follows the client's RTU. */
-static int cm_accept_one(struct rb_session *s, int i)
-{
-	struct rdma_conn_param p;
-	int err = cm_set_options(s, s->cm->ids[i]);
-
-	if (!err)
-		err = cm_qp_ready(s, i);
-	if (err)
-		return err;
-	p = cm_param(s, i);
-	if (rdma_accept(s->cm->ids[i], &p)) {
-		log_err("rdma_cm: rdma_accept failed: %s", strerror(errno));
-		return -errno;
-	}
-	return cm_expect(s, RDMA_CM_EVENT_ESTABLISHED, "accepting the client's connection");
-}
-
-/*
- * -o: the client's connect request offers its depth (both sides' -o and
- * its device's limits, see session_outs); the server accepts with the
- * smaller of that and its own, and the client's QP gets the server's
- * values from the reply.  Both read back what their QP got.
- */
-static void cm_server_outs(struct rb_session *s)
-{
-	if (s->opt->transport != TR_RC || s->cm->req_depth >= s->q.outs)
-		return;
-	if (s->opt->outs > s->cm->req_depth)
-		log_warn("-o/--outs %u is more than the client offers (its device or -o); using %u",
-			 s->opt->outs, s->cm->req_depth);
-	s->q.outs = s->cm->req_depth;
-}
-
-static int cm_connect_server(struct rb_session *s)
-{
-	int err = 0;
-
-	cm_server_outs(s);
-	for (int i = 0; i < s->cm->n && !err; i++) {
-		if (i >= s->cm->requests)
-			err = cm_take_request(s);
-		if (!err)
-			err = cm_create_qp(s, i);
-		if (!err)
-			err = cm_accept_one(s, i);
-	}
-	return err;
-}
-
-int cm_connect(struct rb_session *s)
-{
-	int err = s->is_client ? cm_connect_client(s) : cm_connect_server(s);
-
-	if (!err)
-		qps_read_outs(&s->q);
-	return err;
+	return device_adopt(s->conn.cm->ids[0]->verbs, s->conn.cm->ids[0]->port_num, s->opt->gid_index,
+			    &s->conn.dev);
 }
 
 const char *cm_local_addr(const struct rb_session *s, char *buf, size_t len)
 {
-	struct sockaddr *sa = s->cm && s->cm->ids[0] ? rdma_get_local_addr(s->cm->ids[0]) : NULL;
+	struct sockaddr *sa = s->conn.cm && s->conn.cm->ids[0] ? rdma_get_local_addr(s->conn.cm->ids[0]) : NULL;
 	socklen_t sl = sa && sa->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
 
 	if (!sa || getnameinfo(sa, sl, buf, (socklen_t)len, NULL, 0, NI_NUMERICHOST))
@@ -509,7 +298,7 @@ const char *cm_local_addr(const struct rb_session *s, char *buf, size_t len)
 
 void cm_close(struct rb_session *s)
 {
-	struct rb_cm *cm = s->cm;
+	struct rb_cm *cm = s->conn.cm;
 
 	for (int i = cm->n - 1; i >= 0; i--) {
 		if (!cm->ids || !cm->ids[i])
@@ -523,5 +312,5 @@ void cm_close(struct rb_session *s)
 		rdma_destroy_event_channel(cm->ec);
 	free(cm->ids);
 	free(cm);
-	s->cm = NULL;
+	s->conn.cm = NULL;
 }

@@ -5,10 +5,10 @@
  * The client resolves the server's address; the server listens on --bind
  * (default: all) and takes its device from the first connect request.
  * RC and UC only.  The QPs are created and moved to RTS here, with
- * rdma_init_qp_attr()'s attributes and the options on top (see cm.c).
+ * rdma_init_qp_attr()'s attributes and the options on top (see cm_qp.c; the ids and their events: cm.c).
  */
-#ifndef RB_CM_H
-#define RB_CM_H
+#ifndef RB_SESSION_CM_H
+#define RB_SESSION_CM_H
 
 #include <stddef.h>
 

@@ -1,0 +1,143 @@
+/*
+ * The combination rules: what no single row's range can catch, each a
+ * usage error (exit 2) naming both options.  The one place they live;
+ * tests/unit/test_rules.c holds a case for each.  Two values are derived
+ * here too, where the rules need them: --warmup-time's default (from -D)
+ * and the load's benchmark (from --load's text).
+ */
+#include "cli/options.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "cli/rows.h"
+
+/* --interval, --run_infinitely and --min-bw together and with -D, -n, -a. */
+static int interval_check(const struct rb_options *o)
+{
+	if (o->run_infinitely && (o->duration_s > 0 || o->iters_given || o->all))
+		return options_usage_error("--run_infinitely runs one size until SIGINT/SIGTERM: drop %s",
+				   o->duration_s > 0 ? "-D/--duration" : o->iters_given ? "-n/--iters" : "-a/--all");
+	if (o->min_bw_text && o->interval_s <= 0)
+		return options_usage_error("--min-bw %s applies to intervals: give --interval=SECONDS too",
+				   o->min_bw_text);
+	if (o->interval_s > 0 && o->duration_s > 0 && o->interval_s > o->duration_s - o->warmup_s)
+		return options_usage_error("--interval: %g s is longer than the measured window (-D %g s less --warmup-time %g s)",
+				   o->interval_s, o->duration_s, o->warmup_s);
+	return 0;
+}
+
+/*
+ * --validate: the send tests give each receive a buffer of its own (-r of
+ * them per QP, each as large as the largest message), the bandwidth tests
+ * each WR in flight (-t of them per QP); -j's rows carry no
+ * check yet.
+ */
+static int validate_check(const struct rb_bench *b, const struct rb_options *o)
+{
+	uint64_t max = o->all ? RB_SWEEP_MAX : o->size;
+
+	if (!o->validate)
+		return 0;
+	if (o->threads > 1)
+		return options_usage_error("--validate cannot be combined with -j/--threads %u yet (a thread's row carries no check)",
+				   o->threads);
+	if (b->verb == VERB_SEND && (uint64_t)o->rx_depth * max * o->qps > RB_VALIDATE_RX_MAX)
+		return options_usage_error("--validate: -r/--rx-depth %u receive buffers of %llu bytes on %u QP(s) exceed %llu MiB; lower -r or -s",
+				   o->rx_depth, (unsigned long long)max, o->qps,
+				   (unsigned long long)(RB_VALIDATE_RX_MAX >> 20));
+	if (b->metric == METRIC_BW && (uint64_t)o->tx_depth * max * o->qps > RB_VALIDATE_RX_MAX)
+		return options_usage_error("--validate: -t/--tx-depth %u send buffers of %llu bytes on %u QP(s) exceed %llu MiB; lower -t or -s",
+				   o->tx_depth, (unsigned long long)max, o->qps,
+				   (unsigned long long)(RB_VALIDATE_RX_MAX >> 20));
+	return 0;
+}
+
+/* --load: its own rules (load.c), then what it does not run with yet. */
+static int load_opts_check(const struct rb_bench *b, struct rb_options *o)
+{
+	char why[256];
+
+	if (load_check(&o->load, b->metric == METRIC_LAT, RB_SWEEP_MAX, RB_MAX_QPS, why, sizeof(why)))
+		return options_usage_error("%s", why);
+	if (!o->load.bench_text)
+		return 0;
+	o->load_bench = (enum load_bench)load_bench_parse(o->load.bench_text);
+	if (o->validate || o->loopback)
+		return options_usage_error("--load cannot be combined with %s yet",
+				   o->validate ? "--validate" : "--loopback (run the server and the client apart)");
+	if (o->load.compare && o->run_infinitely)
+		return options_usage_error("--load-compare runs each size %u times: drop --run_infinitely",
+				   LOAD_COMPARE_REPS);
+	return 0;
+}
+
+/* Combinations that no single option's range can catch. */
+static int options_check(const struct rb_bench *b, struct rb_options *o)
+{
+	if (!(b->transports & o->transport))
+		return options_usage_error("-c/--connection: %s is not supported by %s",
+				   options_transport_name(o->transport), b->name);
+	if (o->rdma_cm && o->transport == TR_UD)
+		return options_usage_error("-R/--rdma-cm supports RC and UC; UD is connected by hand (drop -R)");
+	if (o->source_ip && (!o->rdma_cm || !o->server))
+		return options_usage_error("--source-ip applies to a client with -R/--rdma-cm (%s)",
+				   o->server ? "without -R the source is the GID: choose it with -d and -x"
+					     : "a server listens on --bind ADDR");
+	if (o->loopback && (o->server || o->persistent || o->source_ip))
+		return options_usage_error("--loopback runs both sides here: give no %s", o->server ?
+				   "HOST" : o->persistent ? "--persistent" : "--source-ip");
+	if (o->all && o->duration_s > 0)
+		return options_usage_error("-a/--all and -D/--duration cannot be combined");
+	if (o->all && o->size_given)
+		return options_usage_error("-a/--all sweeps the sizes and -s/--size sets one: give one of them");
+	if (o->duration_s > 0 && o->iters_given)
+		return options_usage_error("-n/--iters and -D/--duration cannot be combined");
+	if (o->warmup_s < 0)
+		o->warmup_s = o->duration_s >= 4 || o->run_infinitely ? 1 : o->duration_s / 4;
+	if (o->duration_s > 0 && o->warmup_s >= o->duration_s)
+		return options_usage_error("--warmup-time: %g s must be shorter than -D/--duration %g s",
+				   o->warmup_s, o->duration_s);
+	if (o->threads > 1 && (o->rdma_cm || o->cpu_list))
+		return options_usage_error("-j/--threads %u cannot be combined with %s", o->threads,
+				   o->rdma_cm ? "-R/--rdma_cm (it connects one thread's QPs)"
+					      : "--cpu (each thread claims a CPU of its own)");
+	if (o->threads > 1 && (o->interval_s > 0 || o->run_infinitely))
+		return options_usage_error("-j/--threads %u cannot be combined with %s yet (one row of intervals per thread is not written)",
+				   o->threads, o->interval_s > 0 ? "--interval" : "--run_infinitely");
+	if (interval_check(o) || validate_check(b, o) || load_opts_check(b, o))
+		return -EINVAL;
+	if (o->no_numa && (o->numa_node >= 0 || o->cpu_list))
+		return options_usage_error("--no-numa cannot be combined with %s",
+				   o->cpu_list ? "--cpu" : "--numa-node");
+	if (o->post_list > o->tx_depth)
+		return options_usage_error("-l/--post-list %u is larger than -t/--tx-depth %u",
+				   o->post_list, o->tx_depth);
+	if (o->transport == TR_UD && o->size > 4096 && !o->all)
+		return options_usage_error("-s/--size: %llu is larger than any UD message can be (the MTU, at most 4096)",
+				   (unsigned long long)o->size);
+	if (o->format != OUT_HUMAN && o->out_file && (o->histogram_file || o->raw_file) &&
+	    ((o->histogram_file && !strcmp(o->out_file, o->histogram_file)) ||
+	     (o->raw_file && !strcmp(o->out_file, o->raw_file))))
+		return options_usage_error("--csv/--json: the results file and -H/--raw must differ");
+	return 0;
+}
+
+/* -Q given above -t is an error; the default is lowered to -t, and the
+ * metadata's cq_mod says so. */
+static int check_cq_mod(struct rb_options *o)
+{
+	if (o->cq_mod_given && o->cq_mod > o->tx_depth)
+		return options_usage_error("-Q/--cq-mod %u is larger than -t/--tx-depth %u (a completion is requested at least every -t sends): give -Q %u or less, or a larger -t",
+				   o->cq_mod, o->tx_depth, o->tx_depth);
+	if (o->cq_mod > o->tx_depth)
+		o->cq_mod = o->tx_depth;
+	return 0;
+}
+
+int options_finish(const struct rb_bench *b, struct rb_options *o)
+{
+	if (options_check(b, o))
+		return -EINVAL;
+	return check_cq_mod(o);
+}

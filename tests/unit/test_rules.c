@@ -1,0 +1,176 @@
+/*
+ * The combination rules (src/cli/rules.c): each rule refused with its own
+ * message, a usage error (options_parse's -EINVAL: exit 2), and a line
+ * that keeps to the rules accepted.  The messages were taken from the
+ * programs before the rules moved to rules.c.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/options.h"
+#include "bench/registry.h"
+#include "lib/log.h"
+#include "tap.h"
+
+struct rule_case {
+	const char *bench;
+	const char *args;           /* split at spaces */
+	const char *message;        /* the whole error line */
+};
+
+static const struct rule_case refused[] = {
+	{ "rb_send_bw", "--run_infinitely -D 3",
+	  "--run_infinitely runs one size until SIGINT/SIGTERM: drop -D/--duration" },
+	{ "rb_send_bw", "--run_infinitely -n 10",
+	  "--run_infinitely runs one size until SIGINT/SIGTERM: drop -n/--iters" },
+	{ "rb_send_bw", "--run_infinitely -a",
+	  "--run_infinitely runs one size until SIGINT/SIGTERM: drop -a/--all" },
+	{ "rb_send_bw", "--min-bw 10Gb/s",
+	  "--min-bw 10Gb/s applies to intervals: give --interval=SECONDS too" },
+	{ "rb_send_bw", "-D 3 --interval 2.5",
+	  "--interval: 2.5 s is longer than the measured window (-D 3 s less --warmup-time 0.75 s)" },
+	{ "rb_send_bw", "--validate -j 2",
+	  "--validate cannot be combined with -j/--threads 2 yet (a thread's row carries no check)" },
+	{ "rb_send_bw", "--validate -r 8192 -s 1M",
+	  "--validate: -r/--rx-depth 8192 receive buffers of 1048576 bytes on 1 QP(s) exceed 1024 MiB; lower -r or -s" },
+	{ "rb_write_bw", "--validate -t 256 -s 8M",
+	  "--validate: -t/--tx-depth 256 send buffers of 8388608 bytes on 1 QP(s) exceed 1024 MiB; lower -t or -s" },
+	{ "rb_send_lat", "--load-size 4K",
+	  "--load-size needs --load (e.g. --load=write_bw)" },
+	{ "rb_send_lat", "--load foo",
+	  "--load: unknown load benchmark 'foo' (one of send_bw, write_bw, read_bw)" },
+	{ "rb_send_lat", "--load write_bw --validate",
+	  "--load cannot be combined with --validate yet" },
+	{ "rb_send_lat", "--load write_bw --loopback",
+	  "--load cannot be combined with --loopback (run the server and the client apart) yet" },
+	{ "rb_send_lat", "--load write_bw --load-compare --run_infinitely",
+	  "--load-compare runs each size 6 times: drop --run_infinitely" },
+	{ "rb_read_bw", "-c UD",
+	  "-c/--connection: UD is not supported by rb_read_bw" },
+	{ "rb_send_bw", "-R -c UD",
+	  "-R/--rdma-cm supports RC and UC; UD is connected by hand (drop -R)" },
+	{ "rb_send_bw", "--source-ip 10.0.0.1 host",
+	  "--source-ip applies to a client with -R/--rdma-cm (without -R the source is the GID: choose it with -d and -x)" },
+	{ "rb_send_bw", "--source-ip 10.0.0.1 -R",
+	  "--source-ip applies to a client with -R/--rdma-cm (a server listens on --bind ADDR)" },
+	{ "rb_send_bw", "--loopback host",
+	  "--loopback runs both sides here: give no HOST" },
+	{ "rb_send_bw", "--loopback --persistent",
+	  "--loopback runs both sides here: give no --persistent" },
+	{ "rb_send_bw", "-a -D 2",
+	  "-a/--all and -D/--duration cannot be combined" },
+	{ "rb_send_bw", "-a -s 64",
+	  "-a/--all sweeps the sizes and -s/--size sets one: give one of them" },
+	{ "rb_send_bw", "-n 10 -D 2",
+	  "-n/--iters and -D/--duration cannot be combined" },
+	{ "rb_send_bw", "-D 2 --warmup-time 2",
+	  "--warmup-time: 2 s must be shorter than -D/--duration 2 s" },
+	{ "rb_send_bw", "-j 2 -R",
+	  "-j/--threads 2 cannot be combined with -R/--rdma_cm (it connects one thread's QPs)" },
+	{ "rb_send_bw", "-j 2 --cpu 1",
+	  "-j/--threads 2 cannot be combined with --cpu (each thread claims a CPU of its own)" },
+	{ "rb_send_bw", "-j 2 --interval 1",
+	  "-j/--threads 2 cannot be combined with --interval yet (one row of intervals per thread is not written)" },
+	{ "rb_send_bw", "-j 2 --run_infinitely",
+	  "-j/--threads 2 cannot be combined with --run_infinitely yet (one row of intervals per thread is not written)" },
+	{ "rb_send_bw", "--no-numa --numa-node 0",
+	  "--no-numa cannot be combined with --numa-node" },
+	{ "rb_send_bw", "--no-numa --cpu 1",
+	  "--no-numa cannot be combined with --cpu" },
+	{ "rb_send_bw", "-l 64 -t 32",
+	  "-l/--post-list 64 is larger than -t/--tx-depth 32" },
+	{ "rb_send_bw", "-c UD -s 8192",
+	  "-s/--size: 8192 is larger than any UD message can be (the MTU, at most 4096)" },
+	{ "rb_send_lat", "--json=x.out -H x.out",
+	  "--csv/--json: the results file and -H/--raw must differ" },
+	{ "rb_send_lat", "--csv=x.out --raw x.out",
+	  "--csv/--json: the results file and -H/--raw must differ" },
+	{ "rb_write_bw", "-Q 64 -t 32",
+	  "-Q/--cq-mod 64 is larger than -t/--tx-depth 32 (a completion is requested at least every -t sends): give -Q 32 or less, or a larger -t" }
+};
+
+static const struct rule_case accepted[] = {
+	{ "rb_send_bw", "-a", NULL },
+	{ "rb_send_bw", "-D 3 --interval 1", NULL },
+	{ "rb_send_bw", "--interval 1 --min-bw 10Gb/s", NULL },
+	{ "rb_send_lat", "--load write_bw --load-compare", NULL },
+	{ "rb_send_bw", "--source-ip 10.0.0.1 -R host", NULL },
+	{ "rb_send_bw", "-j 2 -q 2", NULL },
+	{ "rb_send_bw", "-l 32 -t 32 -Q 32", NULL },
+	{ "rb_send_bw", "-c UD -s 4096", NULL },
+	{ "rb_send_lat", "--json=x.out -H y.out", NULL },
+};
+
+static int parse_line(const struct rule_case *k, struct rb_options *o)
+{
+	const struct rb_bench *b = bench_find(k->bench);
+	char buf[256], *argv[32] = { (char *)k->bench }, *save = NULL;
+	int argc = 1;
+
+	snprintf(buf, sizeof(buf), "%s", k->args);
+	for (char *t = strtok_r(buf, " ", &save); t && argc < 31; t = strtok_r(NULL, " ", &save))
+		argv[argc++] = t;
+	log_clear_last_err();
+	return b ? options_parse(argc, argv, b, o) : -ENOENT;
+}
+
+static void test_refused(void)
+{
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		const struct rule_case *k = &refused[i];
+		struct rb_options o;
+		int rc = parse_line(k, &o);
+
+		ok(rc == -EINVAL && !strcmp(log_last_err(), k->message), "%s %s: exit 2, \"%s\"", k->bench,
+		   k->args, k->message);
+		if (rc != -EINVAL || strcmp(log_last_err(), k->message))
+			printf("#   rc %d, message: %s\n", rc, log_last_err());
+	}
+}
+
+static void test_accepted(void)
+{
+	for (size_t i = 0; i < sizeof(accepted) / sizeof(accepted[0]); i++) {
+		struct rb_options o;
+
+		is_int(parse_line(&accepted[i], &o), 0, accepted[i].args);
+	}
+}
+
+/* The rules hold for options set by code too (a load, a probe). */
+static void test_set_by_code(void)
+{
+	const struct rb_bench *b = bench_find("rb_write_bw");
+	struct rb_options o;
+
+	options_init_defaults(b, &o);
+	o.size = 64;
+	o.size_given = true;
+	o.all = true;
+	log_clear_last_err();
+	is_int(options_finish(b, &o), -EINVAL, "set by code: -a and -s refused");
+	is_str(log_last_err(), "-a/--all sweeps the sizes and -s/--size sets one: give one of them",
+	       "... with the same message");
+	options_init_defaults(b, &o);
+	o.tx_depth = 16;
+	is_int(options_finish(b, &o), 0, "set by code: -t 16 with the default -Q");
+	is_int((int)o.cq_mod, 16, "... the default -Q lowered to -t");
+	options_init_defaults(b, &o);
+	o.run_infinitely = true;
+	is_int(options_finish(b, &o), 0, "set by code: --run_infinitely");
+	ok(o.warmup_s == 1, "... its warm-up derived, 1 s");
+	options_init_defaults(b, &o);
+	options_set_cq_mod(&o, 200);
+	o.tx_depth = 100;
+	is_int(options_finish(b, &o), -EINVAL, "set by code: a given -Q above -t refused");
+}
+
+int main(void)
+{
+	log_set_prog("test_rules");
+	test_refused();
+	test_accepted();
+	test_set_by_code();
+	return tap_done();
+}
