@@ -2,16 +2,19 @@
 # Automake test: the cases between two hosts, in ONE boot of the two-guest
 # Soft-RoCE test bed (scripts/testbed/rb-testbed --two-guests: rbguest1 192.0.2.1
 # and rbguest2 192.0.2.2, each with its own rxe0 on eth0, linked by a UDP
-# socket NIC that tcpdump sees).  Guest A runs tests/two/servers.sh (the
-# servers of all three, side by side); guest B the cases through
-# tests/integration/run-all.sh, in this order:
-#   - tests/wire/t_*.sh: rb-wire on the RoCE v2 traffic between the guests
+# socket NIC that tcpdump sees).  Guest A runs
+# tests/integration/lib/two-servers.sh (the servers of all three, side by
+# side); guest B the files that declare "# needs: two-guests"
+# (tests/integration/needs.sh) through tests/integration/run-all.sh
+# (RB_BOOT=rxe-two):
+#   - prog/wire.sh: rb-wire on the RoCE v2 traffic between the guests
 #     (skips without tcpdump);
-#   - tests/two/t_*.sh: rb_mpi with one rank in each guest, the two made a
+#   - prog/slurm_two.sh: rb_mpi with one rank in each guest, the two made a
 #     Slurm cluster (scripts/testbed/slurm-up; skips without rb_mpi or
 #     Slurm);
-#   - tests/two/d_*.sh: rb_doctor between the guests, with faults injected
-#     in guest B (last: its MTU lowered, UDP 4791 dropped).
+#   - prog/doctor_two.sh: rb_doctor between the guests, with faults
+#     injected in guest B (it declares "last": its MTU lowered, UDP 4791
+#     dropped).
 # Each file tells guest A it is done through its own folder, which both
 # guests see (RB_WIRE_SHARED, RB_SLURM_SHARED, RB_DOCTOR_SHARED).  Until
 # 2026-12-02 these were three boots (rxe-two, rxe-wire, rxe-two-doctor):
@@ -29,5 +32,5 @@ export RB_WIRE_SHARED=$shared/wire RB_SLURM_SHARED=$shared/slurm RB_DOCTOR_SHARE
 mkdir -p "$RB_WIRE_SHARED" "$RB_SLURM_SHARED" "$RB_DOCTOR_SHARED" || skip "cannot write $shared"
 shares+=(--share "$shared")	# writable in both guests: the build is --cached
 run_tap bash "$testbed" --two-guests --mode vm --timeout "${RB_TESTBED_TIMEOUT:-1800}" "${shares[@]}" \
-	--server-cmd "bash '$top_srcdir/tests/two/servers.sh'" \
-	-- env RB_TESTS='../wire/t_*.sh ../two/t_*.sh ../two/d_*.sh' bash "$run_all"
+	--server-cmd "bash '$top_srcdir/tests/integration/lib/two-servers.sh'" \
+	-- env RB_BOOT=rxe-two bash "$run_all"

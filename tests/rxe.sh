@@ -1,15 +1,18 @@
 #!/bin/bash
-# Automake test: the integration cases t_0*-t_2* of tests/integration (perftest's,
-# the benchmarks', the options') on a real rxe device, as TAP; tests/rxe-robust.sh
-# (t_3*-t_5*) and tests/rxe-mpi.sh (t_6*-t_9*) run the others, each in a boot of
-# its own, so that CI can run them side by side (RXE_PART, run-all.sh's
-# RB_PART).  With an RDMA device on the host (RB_DEV set, or
+# Automake test: the case files of tests/integration that boot "rxe" runs
+# (tests/integration/needs.sh: those that need one guest and may share it:
+# the benchmarks', and the features' that declare "lane", which run in a
+# second lane beside them with RB_LANES=2) on a real rxe device, as TAP;
+# tests/rxe-quiet.sh (RXE_BOOT=rxe-quiet: the files that need the guest to
+# themselves) and tests/rxe-mpi.sh (rxe-mpi: rb_mpi) run the other one-guest
+# files, each in a boot of its own, so that CI can run them side by side
+# (run-all.sh's RB_BOOT).  With an RDMA device on the host (RB_DEV set, or
 # /sys/class/infiniband not empty) it runs them directly; otherwise inside
 # ONE boot of the Soft-RoCE test bed (scripts/testbed/rb-testbed).  Skips and CI rules:
 # tests/testbed-tap.sh.
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
-export RB_PART=${RXE_PART:-t_[0-2]*.sh}
-WHAT="the rxe test bed ($RB_PART)"
+export RB_BOOT=${RXE_BOOT:-rxe}
+WHAT="the rxe test bed (boot $RB_BOOT)"
 . "${0%/*}/testbed-tap.sh"
 
 if [ -n "${RB_DEV:-}" ] || [ -n "$(ls /sys/class/infiniband 2>/dev/null)" ]; then

@@ -58,7 +58,7 @@ case $top_builddir/ in "$top_srcdir"/*) ;; *) shares+=(--share "$top_builddir") 
 # The builds whose programs the cases run, read-only and cached in the guest
 # (nothing there writes to them): under emulation a program started from the
 # share read its pages from the host at each start (an ASan+UBSan one 0.20 s
-# against 0.10 s cached; t_12-t_14 under ASan 52 s against 43 s in one boot).
+# against 0.10 s cached; bench/write_bw, read_lat and write_lat under ASan 52 s against 43 s in one boot).
 for d in "$top_builddir" "${RB_SAN_BIN:-}" "${RB_DELAY_BIN:-$top_srcdir/build-delay}"; do
 	[ -n "$d" ] && [ -d "$d" ] && [ "$(cd "$d" && pwd -P)" != "$(cd "$top_srcdir" && pwd -P)" ] &&
 		shares+=(--cached "$d")

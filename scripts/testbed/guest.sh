@@ -48,7 +48,7 @@ keep_rxe_provider
 # The benchmarks' busy polling pauses between empty polls (--poll-pause's
 # default, rdmabench(7)): under TCG a PAUSE moves qemu to the next vCPU at
 # once, where two polling processes would otherwise take turns at the guest
-# kernel's 4 ms tick (CI's benchmark cases: t_11 21 -> 9 s, t_14 30 -> 13 s
+# kernel's 4 ms tick (CI's benchmark cases: send_lat 21 -> 9 s, write_lat 30 -> 13 s
 # in one boot).  The caller's RB_POLL_PAUSE=0 keeps perftest's bare loop.
 export RB_POLL_PAUSE=${RB_POLL_PAUSE-1}
 

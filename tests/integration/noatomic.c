@@ -1,4 +1,4 @@
-/* An LD_PRELOAD shim for t_16_atomic.sh and t_24_semantics.sh.
+/* An LD_PRELOAD shim for bench/atomic.sh and feature/semantics.sh.
  *
  * Without RB_CORRUPT_ATOMICS: ibv_query_device reports a device without
  * atomic operations (atomic_cap NONE), as some devices are; rxe has them,

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """rogue.py CASE HOST PORT: a client that breaks the rdmabench OOB protocol
-one way (CASE), for t_31_rogue.sh.  Prints one line saying what it did and
+one way (CASE), for robust/rogue.sh.  Prints one line saying what it did and
 how the server answered.
 
 The wire format (src/lib/wire.h): a 12-byte big-endian header, u32 magic

@@ -1,41 +1,43 @@
 #!/bin/bash
-# Runs every tests/integration/t_*.sh (in name order, or those matching the
-# globs in RB_TESTS, e.g. RB_TESTS='t_00* t_1*') against one RDMA device and
-# prints TAP: the plan first (the sum of the files' tap_plan, read before any
-# case runs: lib.sh), one line per case, each file's wall time as a
-# "# FILE: N s" line and all of them in a "# times:" line at the end.  A file
-# that reports fewer cases than it planned gets a "not ok" for each one
-# missing; one that reports more fails the run.  Exits 0 only when all cases
-# passed and the count matches the plan.
+# Runs the case files of tests/integration (bench/, feature/, robust/,
+# prog/: every */*.sh but lib/) against one RDMA device and prints TAP: the
+# plan first (the sum of the files' tap_plan, read before any case runs:
+# lib.sh), one line per case, each file's wall time as a "# FILE: N s" line
+# and all of them in a "# times:" line at the end.  A file that reports
+# fewer cases than it planned gets a "not ok" for each one missing; one that
+# reports more fails the run.  Exits 0 only when all cases passed and the
+# count matches the plan.
 #
-# RB_PART (globs): only the files that also match these, the share of one
-# boot (tests/rxe.sh: t_0* t_1* t_2*; tests/rxe-robust.sh: t_3* t_4* t_5*;
-# tests/rxe-mpi.sh: t_6* and later), so that CI can run those boots side
-# by side while RB_TESTS still picks the files a person asks for.
+# RB_BOOT (tests/BOOT.sh sets it: rxe, rxe-quiet, rxe-mpi, rxe-two...): only
+# the files that boot runs, by what each declares it needs ("# needs:
+# WORD...": tests/integration/needs.sh), so that CI can run the boots side
+# by side.  A file that declares no need, or one that no boot offers, is a
+# failed case in boot rxe (and when RB_BOOT is unset).  Unset: every file.
+#
+# RB_TESTS (globs, e.g. 'bench/*' or 'send_lat*' or 'prog/mpi*.sh'): only the
+# files whose path under tests/integration, or whose name, matches one.
 #
 # RB_SAN_BIN, a sanitizer build (configure --enable-sanitizers): the files
-# of tests/integration matching RB_SAN_TESTS (default 't_1[0-9]_*.sh', the
-# benchmark cases; not those of tests/numa, tests/cpus... named in RB_TESTS) run
+# matching RB_SAN_TESTS (default 'bench/*.sh', the benchmark cases) run
 # against its programs rather than $top_builddir's, with sanitizer findings
 # given exit statuses no case expects (86 ASan/LSan, 87 UBSan).  That is how
 # CI runs the benchmark cases under ASan+UBSan without running them twice.
 #
-# RB_BESIDE (globs, e.g. 't_20_*.sh t_35_*.sh'): a second lane.  These files
-# run one after the other in the background, beside the others (once the
-# files matching RB_FIRST, default 't_0*.sh', perftest's, are done), in their
-# own RB_TMP and on their own default port (RB_BESIDE_PORT, default 18600:
-# rb_cmd adds -p; fixed ports of their own are fine too); their TAP lines
-# come out as one block, renumbered, when the lane is done.  The guest's
-# CPUs are idle much of the time a pair starts, connects and ends, which
-# the other lane then uses.  The files matching RB_ALONE (default
-# 't_[2-9]*.sh': all but perftest's and the benchmark cases, t_0* and t_1*,
-# which run beside the second lane) wait for the second lane to end.  A
-# file in the second lane, or a t_0*/t_1* file, must not disturb the device
-# (a port set down) nor read device-wide counters or compare speeds.
+# RB_LANES=2: a second lane.  The files that declare "lane" run one after
+# the other in the background, beside the others (once those that declare
+# "first" are done), in their own RB_TMP and on their own default port
+# (RB_BESIDE_PORT, default 18600: rb_cmd adds -p; fixed ports of their own
+# are fine too); their TAP lines come out as one block, renumbered, when the
+# lane is done.  The guest's CPUs are idle much of the time a pair starts,
+# connects and ends, which the other lane then uses.  The files that declare
+# "quiet" wait for the second lane to end, and those that declare "last"
+# run after all the others.  Without RB_LANES=2 (a person's run) the
+# "lane" files run in the one lane, in name order.
 #
 # Normally run inside the test bed: scripts/testbed/rb-testbed -- tests/integration/run-all.sh
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
+. "$here/needs.sh"
 trap 'rb_check_stop; rm -rf "$RB_TMP"' EXIT
 # one python3 for every rb_check of the run (lib.sh)
 rb_check_serve
@@ -66,7 +68,7 @@ san_bin="" san_bad=""
 if [ -n "${RB_SAN_BIN:-}" ]; then
 	if grep -qa __asan_init "$RB_SAN_BIN/rb_send_bw" 2>/dev/null; then
 		san_bin=$RB_SAN_BIN
-		tap_diag "${RB_SAN_TESTS:=t_1[0-9]_*.sh} against the sanitizer build in $san_bin"
+		tap_diag "${RB_SAN_TESTS:=bench/*.sh} against the sanitizer build in $san_bin"
 	else
 		san_bad=1 own=$((own + 1))
 	fi
@@ -111,11 +113,12 @@ beside_start() {
 		export RB_PAIR_PORT=$RB_LANE_PORT
 		for f in "$@"; do
 			t0=$SECONDS
-			tap_diag "$(basename "$f") (beside the others, default port $RB_LANE_PORT)"
+			rel=${f#"$here"/}
+			tap_diag "$rel (beside the others, default port $RB_LANE_PORT)"
 			run_counted "$f"
 			t0=$((SECONDS - t0))
-			tap_diag "$(basename "$f"): $t0 s"
-			echo "$(basename "$f" .sh) $t0" >>"$beside_dir/times"
+			tap_diag "$rel: $t0 s"
+			echo "${rel%.sh} $t0" >>"$beside_dir/times"
 		done
 	) >"$beside_dir/out" 2>&1 </dev/null &
 	beside_pid=$!
@@ -147,12 +150,11 @@ beside_flush() {
 # its name matches RB_SAN_TESTS.
 run_file() {
 	(
-		if [ -n "$san_bin" ] && [ "$(dirname "$1")" = "$here" ] &&
-			matches "$(basename "$1")" "$RB_SAN_TESTS"; then
+		if [ -n "$san_bin" ] && matches "${1#"$here"/}" "$RB_SAN_TESTS"; then
 			RB_BIN=$san_bin
 			export ASAN_OPTIONS=${ASAN_OPTIONS:-exitcode=86:detect_leaks=1}
 			export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:exitcode=87}
-			tap_diag "$(basename "$1"): the programs of $RB_BIN"
+			tap_diag "${1#"$here"/}: the programs of $RB_BIN"
 		fi
 		. "$1"
 	)
@@ -180,7 +182,7 @@ plan_of() {
 
 # run_counted FILE: run_file FILE, held to its plan (plans[FILE]).
 run_counted() {
-	local f=$1 name=${1##*/} p=${plans[$1]} st got k why
+	local f=$1 name=${1#"$here"/} p=${plans[$1]} st got k why
 	if [ -z "$p" ]; then
 		tap_ok 1 "$name declares no plan (tap_plan N before its first case): not run"
 		return
@@ -204,64 +206,82 @@ run_counted() {
 	[ "$st" = 0 ] || ((got < p)) || tap_ok "$st" "$name exited with status $st"
 }
 
-times=() files=()
+# The case files: those RB_BOOT runs (all when it is unset) that match
+# RB_TESTS, in name order; those that belong to no boot (needs_check) are
+# reported by boot rxe, one failed case each.
+times=() files=() bad=() bad_why=()
+declare -A file_needs
 set -f
-pats=(${RB_TESTS:-t_*.sh})
+pats=(${RB_TESTS:-*})
 set +f
-for pat in "${pats[@]}"; do
-	for f in "$here"/$pat; do
-		[ -f "$f" ] || continue
-		[ -z "${RB_PART:-}" ] || matches "$(basename "$f")" "$RB_PART" && files+=("$f")
-	done
+needs_files "$here"
+for rel in "${FILES[@]}"; do
+	matches "$rel" "${pats[*]}" || matches "${rel##*/}" "${pats[*]}" || continue
+	if ! needs_check "$here/$rel"; then
+		[ -z "${RB_BOOT:-}" ] || [ "$RB_BOOT" = rxe ] || continue
+		bad+=("$rel") bad_why+=("$WHY")
+		continue
+	fi
+	[ -z "${RB_BOOT:-}" ] || [ "$BOOT" = "$RB_BOOT" ] || continue
+	files+=("$here/$rel")
+	file_needs[$here/$rel]=$NEEDS
 done
-if [ -n "${RB_PART:-}" ] && ((${#files[@]} == 0)); then
-	# a person's RB_TESTS may leave a part nothing; CI's (all of them) not
+if ((${#files[@]} + ${#bad[@]} == 0)); then
+	# a person's RB_TESTS may leave a boot nothing; CI's (all of them) not
 	if [ "${CI:-}" = true ] && [ -z "${RB_TESTS:-}" ]; then
 		echo "1..1"
-		echo "not ok 1 - no case file in RB_PART ($RB_PART): CI=true runs every part"
+		echo "not ok 1 - no case file for boot ${RB_BOOT:-(any)}: CI=true runs every boot"
 		exit 1
 	fi
-	echo "1..0 # SKIP no case file both in RB_PART ($RB_PART) and in RB_TESTS (${RB_TESTS:-t_*.sh})"
+	echo "1..0 # SKIP no case file both for boot ${RB_BOOT:-(any)} and in RB_TESTS (${RB_TESTS:-*})"
 	exit 0
 fi
 # every file's plan, then the run's, before any case
 declare -A plans
-total=$own
+total=$((own + ${#bad[@]}))
 for f in "${files[@]}"; do
 	plan_of "$f"
 	plans[$f]=$PLAN
 	total=$((total + ${PLAN:-1}))
-	[ -n "$PLAN" ] || tap_diag "$(basename "$f"): no plan (tap_plan): it will not run"
+	[ -n "$PLAN" ] || tap_diag "${f#"$here"/}: no plan (tap_plan): it will not run"
 done
 echo "1..$total"
 cached_case
 [ -z "$san_bad" ] || tap_ok 1 "RB_SAN_BIN=$RB_SAN_BIN holds a sanitizer build (configure --enable-sanitizers)"
+for k in "${!bad[@]}"; do
+	tap_ok 1 "${bad[$k]} runs in no boot: ${bad_why[$k]}"
+done
 
-beside=()
-if [ -n "${RB_BESIDE:-}" ]; then
-	: "${RB_ALONE=t_[2-9]*.sh}"
-	for f in "${files[@]}"; do
-		matches "$(basename "$f")" "$RB_BESIDE" && beside+=("$f")
-	done
-	: "${RB_FIRST=t_0*.sh}"
-	tap_diag "a second lane: ${beside[*]##*/}; before it: $RB_FIRST; after it: $RB_ALONE"
-fi
-for f in "${files[@]}"; do
-	[ -n "${RB_BESIDE:-}" ] && matches "$(basename "$f")" "$RB_BESIDE" && continue
-	# the second lane starts after the files of RB_FIRST (perftest's clock
-	# calibration fits its model only on a quiet guest)
-	[ -n "${RB_BESIDE:-}" ] && ((${#beside[@]})) && ! matches "$(basename "$f")" "$RB_FIRST" &&
-		beside_start "${beside[@]}" && beside=()
-	[ -n "${RB_BESIDE:-}" ] && matches "$(basename "$f")" "$RB_ALONE" && beside_flush
+# run_one FILE: FILE in this lane, timed.
+run_one() {
+	local f=$1 rel=${1#"$here"/} t0 c0
 	t0=$SECONDS c0=$(cpu_ticks)
-	tap_diag "$(basename "$f")"
+	tap_diag "$rel"
 	run_counted "$f"
 	t0=$((SECONDS - t0))
-	tap_diag "$(basename "$f"): $t0 s, $(busy_pct "$c0" "$(cpu_ticks)")"
-	times+=("$(basename "$f" .sh) $t0")
+	tap_diag "$rel: $t0 s, $(busy_pct "$c0" "$(cpu_ticks)")"
+	times+=("${rel%.sh} $t0")
+}
+
+# The order, by what each file declares: "first", then the rest with the
+# "lane" files in a second lane beside them (RB_LANES=2), then "quiet" once
+# that lane is done, then "last".
+first=() main=() beside=() quiet=() last=()
+for f in "${files[@]}"; do
+	w=${file_needs[$f]}
+	if needs_has "$w" first; then first+=("$f")
+	elif needs_has "$w" last; then last+=("$f")
+	elif needs_has "$w" quiet; then quiet+=("$f")
+	elif needs_has "$w" lane && [ "${RB_LANES:-1}" = 2 ]; then beside+=("$f")
+	else main+=("$f")
+	fi
 done
+((${#beside[@]})) && tap_diag "a second lane: ${beside[*]#"$here"/}"
+for f in "${first[@]}"; do run_one "$f"; done
 ((${#beside[@]})) && beside_start "${beside[@]}"
+for f in "${main[@]}"; do run_one "$f"; done
 beside_flush
+for f in "${quiet[@]}" "${last[@]}"; do run_one "$f"; done
 tap_diag "times: $(printf '%s s, ' "${times[@]}" | sed 's/, $//')"
 
 tap_count

@@ -1,0 +1,23 @@
+# shellcheck shell=bash
+# What the files of tests/rxe-two.sh need, asked the same way in both guests
+# (they share the host's root): tests/integration/lib/two-servers.sh starts a file's servers
+# only when the file will run, and the file skips with the same reason.
+
+# slurm_missing BIN: why rb_mpi under Slurm cannot run here (nothing if it can).
+slurm_missing() {
+	if [ ! -x "$1/rb_mpi" ]; then
+		echo "rb_mpi not built (./configure --with-mpi; Debian: libopenmpi-dev openmpi-bin)"
+	elif ! command -v srun >/dev/null || ! command -v slurmd >/dev/null ||
+		! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
+		echo "Slurm not installed (Debian: slurmd slurmctld slurm-client munge)"
+	fi
+}
+
+# wire_missing: why rb-wire's captures cannot run here (nothing if they can).
+wire_missing() {
+	if ! command -v tcpdump >/dev/null; then
+		echo "no tcpdump (Debian: tcpdump; scripts/testbed/rb-testbed --install)"
+	elif ! command -v python3 >/dev/null; then
+		echo "no python3"
+	fi
+}

@@ -1,0 +1,134 @@
+# needs: two-guests tcpdump
+# rb-wire in the two-guest test bed (tests/rxe-two.sh, its first file): this
+# is guest B (192.0.2.2); guest A runs the servers (tests/wire/server.sh).
+# Each run of tests/wire/cases.sh goes under `rb-wire capture -i eth0 --json
+# --result` and its summary is checked: exact counts of opcodes, messages,
+# packets per message, ACKs, retransmissions.  The last run drops 5 % of the
+# UDP 4791 packets this guest sends (tc netem behind a u32 filter) and must
+# show retransmissions and still complete.  Skips (not a pass) outside that
+# test bed (RB_PEER unset) or without tcpdump or python3 (tests/integration/lib/two-need.sh).
+# At the end it writes $RB_WIRE_SHARED/done: guest A waits for it.
+
+. "$top_srcdir/tests/wire/cases.sh"
+. "$top_srcdir/tests/integration/lib/two-need.sh"
+rb_wire=$top_builddir/scripts/tools/rb-wire
+[ -x "$rb_wire" ] || rb_wire=$top_srcdir/scripts/tools/rb-wire.in
+wire_names="send_lat write_bw read_lat loss"
+
+# wire_check FILE EXPR...: each Python expression over t (the total), f (the
+# flows), d (the document) must hold; the failing ones become "# " lines.
+wire_check() {
+	python3 - "$@" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+t, f = d.get('total') or {}, d.get('flows') or []
+def ops(fig, *names):
+    return sum(o['packets'] for o in fig['opcodes'] if o['name'] in names)
+def way(src):
+    return [x for x in f if x['src'] == src]
+bad = 0
+for e in sys.argv[2:]:
+    try:
+        good = eval(e)
+    except Exception as ex:
+        good = False
+        e += ' (%s: %s)' % (type(ex).__name__, ex)
+    if not good:
+        print('# failed: ' + e)
+        bad = 1
+sys.exit(bad)
+PY
+}
+
+# wire_run NAME: its run of cases.sh, the client under rb-wire capture.
+wire_run() {
+	local name port prog args
+	read -r name port prog args <<<"$(wire_cases | grep "^$1 ")"
+	rb_case "wire $1"
+	RB_WIRE_JSON=$RB_CASE_DIR/wire.json
+	"$rb_wire" capture -i eth0 -o "$RB_CASE_DIR/run.pcap" --json --result "$RB_CASE_DIR/client.csv" -- \
+		"$RB_BIN/$prog" -d "$RB_DEV" -x "$RB_GID_INDEX" -p "$port" $args \
+		--csv="$RB_CASE_DIR/client.csv" "$RB_PEER" >"$RB_WIRE_JSON" 2>"$RB_CASE_DIR/client.err" </dev/null
+	echo $? >"$RB_CASE_DIR/client.rc"
+	[ "$(cat "$RB_CASE_DIR/client.rc")" = 0 ] || { sed 's/^/# /' "$RB_CASE_DIR/client.err" | tail -n 15; return 1; }
+}
+
+wire_diag() {
+	python3 - "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = d['total']
+print('# %s' % ', '.join('%s %d' % (o['name'], o['packets']) for o in t['opcodes']))
+print('# packets/message %s, path MTU %s, ACKs %d, messages/ACK %s, retransmitted %d packets (%d PSNs), NAKs %s, efficiency %.4f'
+      % (t['packets_per_message'], t['path_mtu_bytes'], t['acks'], t['messages_per_ack'],
+         t['retransmitted_packets'], t['retransmitted_psns'],
+         {k: v for k, v in t['naks'].items() if v} or 'none', t['wire_efficiency']))
+PY
+}
+
+# the loss: netem on 1 in 20 of the UDP 4791 packets guest B sends; the
+# modules come from the test bed's kernel cache (the guest boots that kernel)
+wire_loss_on() {
+	local k
+	k=$(ls -d "${RB_TESTBED_CACHE:-/var/cache/rdmabench-testbed}"/kernels/*/lib/modules/"$(uname -r)" 2>/dev/null | head -n1)
+	[ -n "$k" ] || { tap_diag "no modules of $(uname -r) in the kernel cache"; return 1; }
+	for m in sch_prio sch_netem cls_u32; do modprobe -d "${k%/lib/modules/*}" "$m" || return 1; done
+	tc qdisc add dev eth0 root handle 1: prio &&
+		tc qdisc add dev eth0 parent 1:3 handle 30: netem loss 5% &&
+		tc filter add dev eth0 parent 1:0 protocol ip u32 match ip protocol 17 0xff \
+			match ip dport 4791 0xffff flowid 1:3
+}
+
+# The cases below, skips included (tap_plan: lib.sh): one per name.
+wire_list=($wire_names)
+tap_plan ${#wire_list[@]}
+
+if [ -z "${RB_PEER:-}" ]; then
+	for c in $wire_names; do tap_skip "rb-wire: $c" "not in tests/rxe-two.sh's two-guest test bed (RB_PEER unset)"; done
+elif wire_why=$(wire_missing) && [ -n "$wire_why" ]; then
+	for c in $wire_names; do tap_skip "rb-wire: $c" "$wire_why"; done
+else
+	n=$(( (20 + 5) * 2 ))
+	wire_run send_lat && wire_check "$RB_WIRE_JSON" "d['status'] == 'complete'" \
+		"t['message_sizes'] == {'SEND': {'2': $n}}" \
+		"ops(t, 'RC SEND Only', 'RC SEND Only with Immediate') - t['retransmitted_packets'] == $n" \
+		"len(f) == 2 and all(x['acked_by_qp'] for x in f)" \
+		"all(ops(x, 'RC Acknowledge') == ops(y, 'RC SEND Only', 'RC SEND Only with Immediate') for x in f for y in f if x is not y)" \
+		"t['packets_per_message'] == 1.0 and t['path_mtu_at_least_bytes'] == 2" \
+		"all(c['match'] for c in d['result_check']['rows'])" "sum(t['naks'].values()) == 0"
+	tap_ok $? "rb-wire: rb_send_lat -s 2: one SEND Only per message each way ($n), each SEND packet answered by one Acknowledge, the benchmark's count"
+	[ -s "$RB_WIRE_JSON" ] && wire_diag "$RB_WIRE_JSON"
+
+	wire_run write_bw && wire_check "$RB_WIRE_JSON" "d['status'] == 'complete'" \
+		"t['message_sizes'] == {'WRITE': {'8192': 20}}" \
+		"t['packets_per_message'] == 8.0 and t['path_mtu_bytes'] == 1024" \
+		"ops(t, 'RC RDMA WRITE First') + ops(t, 'RC RDMA WRITE Middle') + ops(t, 'RC RDMA WRITE Last') == 8 * 20 + t['retransmitted_packets']" \
+		"ops(t, 'RC RDMA WRITE First') >= 20 and ops(t, 'RC RDMA WRITE Middle') >= 6 * 20 and ops(t, 'RC RDMA WRITE Last') >= 20" \
+		"d['result_check']['rows'][0]['bench_messages'] == 20 and d['result_check']['rows'][0]['match']" \
+		"t['acks'] >= 1"
+	tap_ok $? "rb-wire: rb_write_bw -s 8K at path MTU 1024: 8 packets a message (First, 6 Middle, Last), 20 writes as the benchmark counted"
+	[ -s "$RB_WIRE_JSON" ] && wire_diag "$RB_WIRE_JSON"
+
+	n=$((20 + 5))
+	wire_run read_lat && wire_check "$RB_WIRE_JSON" "d['status'] == 'complete'" \
+		"t['message_sizes'] == {'READ': {'64': $n}, 'READ_RESPONSE': {'64': $n}}" \
+		"ops(t, 'RC RDMA READ Request') - t['retransmitted_packets'] >= 0 and ops(t, 'RC RDMA READ Request') >= $n" \
+		"ops(t, 'RC RDMA READ Response Only') >= $n" \
+		"all(c['match'] for c in d['result_check']['rows'])"
+	tap_ok $? "rb-wire: rb_read_lat -s 64: $n Read Requests and $n Read Response Only, as the benchmark counted"
+	[ -s "$RB_WIRE_JSON" ] && wire_diag "$RB_WIRE_JSON"
+
+	if wire_loss_on; then
+		wire_run loss && wire_check "$RB_WIRE_JSON" "d['status'] == 'complete'" \
+			"t['message_sizes'] == {'WRITE': {'8192': 50}}" \
+			"t['retransmitted_packets'] > 0" \
+			"all(c['match'] for c in d['result_check']['rows'])"
+		tap_ok $? "rb-wire: 5 % of guest B's UDP 4791 packets dropped (tc netem): retransmissions on the wire, rb_write_bw still completes its 50 writes"
+		[ -s "$RB_WIRE_JSON" ] && wire_diag "$RB_WIRE_JSON"
+		tap_diag "$(tc -s qdisc show dev eth0 | grep -A1 netem | tr -s ' \n' ' ')"
+		tc qdisc del dev eth0 root 2>/dev/null
+	else
+		tap_ok 1 "rb-wire: loss injection: tc netem could not be set up on eth0"
+	fi
+fi
+[ -z "${RB_WIRE_SHARED:-}" ] || touch "$RB_WIRE_SHARED/done"
