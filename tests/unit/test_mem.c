@@ -75,7 +75,7 @@ static void test_huge(void)
 		   strstr(log_first_error(), "nr_hugepages")) || strstr(log_first_error(), "of free huge pages")),
 		   "...the message names --use-hugepages and nr_hugepages (none reserved) or says none is free: %s",
 		   log_first_error() ? log_first_error() : "(none)");
-		skip("huge pages reserved: none here (a buffer of them: t_29_memory)");
+		skip("huge pages reserved: none here (a buffer of them: feature/memory.sh)");
 		return;
 	}
 	is_int(err, 0, "hugepages: 1 byte allocated");

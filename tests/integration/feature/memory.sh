@@ -1,3 +1,4 @@
+# needs: one-guest lane
 # The buffers' memory (src/verbs/mem.h): each kind named in the metadata
 # (memory_kind, memory_page_bytes: the page size the kernel backs the
 # buffer with, from /proc/self/smaps), huge pages really taken from the
