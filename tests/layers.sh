@@ -9,7 +9,7 @@
 top=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 build=${top_builddir:-$top}
 tn=0
-echo 1..7
+echo 1..9
 ok() { # STATUS NAME
 	tn=$((tn + 1))
 	if [ "$1" = 0 ]; then echo "ok $tn - $2"; else echo "not ok $tn - $2"; fi
@@ -133,3 +133,29 @@ out=$(calls "$build")
 ok $? "no object calls a function of a layer above its own ($nobj objects)"
 [ -z "$out" ] || echo "$out" | sed 's/^/# /'
 
+
+# maps: each layer folder of src/ opens with a README.md naming each of its
+# files (a file "x.c" is named as x.c, x.h or x.c/.h)
+maps() {
+	local tree=$1 d f stem
+	for d in $LAYERS; do
+		[ -d "$tree/src/$d" ] || continue
+		[ -f "$tree/src/$d/README.md" ] || { echo "src/$d: no README.md"; continue; }
+		for f in $(cd "$tree/src/$d" && ls | grep '\.[ch]$'); do
+			stem=${f%.*}
+			grep -q "\b$stem\.[ch]" "$tree/src/$d/README.md" ||
+				echo "src/$d/$f: not in src/$d/README.md"
+		done
+	done
+}
+
+mkdir -p "$tmp/plant/src/cli" && printf '# cli\n    a.c  a\n' > "$tmp/plant/src/cli/README.md"
+touch "$tmp/plant/src/cli/a.c" "$tmp/plant/src/cli/b.c"
+out=$(maps "$tmp/plant")
+echo "$out" | grep -q 'src/cli/b.c: not in src/cli/README.md' && ! echo "$out" | grep -q 'a.c'
+ok $? "the checker finds a planted file missing from its folder's map"
+
+out=$(maps "$top")
+[ -z "$out" ]
+ok $? "every file of a layer folder is in its folder's map (README.md)"
+[ -z "$out" ] || echo "$out" | sed 's/^/# /'
