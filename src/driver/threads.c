@@ -38,6 +38,17 @@ static void thread_init(struct rb_thread *t, struct rb_threads *T, const struct 
 	*t->w = (struct rb_worker){ .s = &t->s, .cpu_seen = -1, .label = t->label };
 }
 
+/* The team's arrays freed (threads_open's failure, threads_close). */
+static void threads_free_arrays(struct rb_threads *T)
+{
+	free(T->t);
+	free(T->team.w);
+	free(T->buf);
+	T->t = NULL;
+	T->team.w = NULL;
+	T->buf = NULL;
+}
+
 int threads_open(struct rb_threads *T, struct rb_session *s, int n)
 {
 	memset(T, 0, sizeof(*T));
@@ -47,12 +58,7 @@ int threads_open(struct rb_threads *T, struct rb_session *s, int n)
 	T->team.w = calloc((size_t)n, sizeof(*T->team.w));
 	T->buf = malloc(2 * PUMP_BUF);
 	if (!T->t || !T->team.w || !T->buf) {
-		free(T->t);
-		free(T->team.w);
-		free(T->buf);
-		T->t = NULL;
-		T->team.w = NULL;
-		T->buf = NULL;
+		threads_free_arrays(T);
 		return -ENOMEM;
 	}
 	T->n = T->team.n = n;
@@ -352,10 +358,5 @@ void threads_close(struct rb_threads *T)
 		pthread_cond_destroy(&T->cond);
 		pthread_mutex_destroy(&T->lock);
 	}
-	free(T->t);
-	free(T->team.w);
-	free(T->buf);
-	T->t = NULL;
-	T->team.w = NULL;
-	T->buf = NULL;
+	threads_free_arrays(T);
 }
