@@ -120,9 +120,12 @@ static const char *const benches[] = {
 	"rb_read_bw", "rb_read_lat", "rb_atomic_bw", "rb_atomic_lat",
 };
 
+/* The options keep pointers into argv (--min-bw's text): the words live in
+ * a static buffer, as a program's argv lives as long as the program. */
 static int parse_line(const struct rb_bench *b, const char *line, struct rb_options *o)
 {
-	char buf[256], *argv[32] = { (char *)b->name }, *save = NULL;
+	static char buf[256];
+	char *argv[32] = { (char *)b->name }, *save = NULL;
 	int argc = 1;
 
 	snprintf(buf, sizeof(buf), "%s", line);
