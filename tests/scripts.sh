@@ -526,9 +526,10 @@ done
 [ -z "$missing" ]
 ok $? "every module of scripts/rbresults/ is installed by Makefile.am (not:${missing:- none})"
 # a tool reads result files through rbresults only (csv.DictReader, json.load
-# of a result are rbresults's); rb-icount reads callgrind's files, not results
+# of a result are rbresults's); rb-icount (scripts/dev/icount/) reads
+# callgrind's files and its own CSV files, not results
 own=$(cd "$top_srcdir" && grep -lE 'csv\.(DictReader|reader)|json\.loads?\(' scripts/tools/* scripts/dev/rb-vs-perftest \
-	$(find scripts/dev -name '*.py') 2>/dev/null | tr '\n' ' ')
+	$(find scripts/dev -name '*.py' ! -path 'scripts/dev/icount/*') 2>/dev/null | tr '\n' ' ')
 [ -z "$own" ]
 ok $? "no tool in scripts/tools/ nor rb-vs-perftest parses CSV or JSON on its own (not: ${own:-none})"
 
@@ -610,6 +611,24 @@ ok $? "rb-testbed --tick 2ms: exit 2 naming --tick and the value (status $st)"
 run env RB_TESTBED_TICK=100001 bash "$top_srcdir/scripts/testbed/rb-testbed" -- true
 [ "$st" = 2 ] && grep -q -- "RB_TESTBED_TICK is too large: 100001" "$tmp/err"
 ok $? "RB_TESTBED_TICK=100001: exit 2 naming the variable and the limit (status $st)"
+# its parts (scripts/testbed/lib/): each installed and sourced; found beside
+# it, or where an installed one has them ($(pkgdatadir)/testbed/lib)
+missing=""
+for f in $(cd "$top_srcdir" && ls scripts/testbed/lib/*); do
+	grep -q "$f\b" "$top_srcdir/Makefile.am" && grep -q "\$tb_lib/$(basename "$f")\"" "$top_srcdir/scripts/testbed/rb-testbed" ||
+		missing="$missing $f"
+done
+[ -z "$missing" ]
+ok $? "every part in scripts/testbed/lib/ is installed by Makefile.am and sourced by rb-testbed (not:${missing:- none})"
+mkdir -p "$tmp/tbinst/bin" "$tmp/tbinst/share/rdmabench/testbed/lib"
+cp "$top_srcdir/scripts/testbed/rb-testbed" "$tmp/tbinst/bin/"
+run bash "$tmp/tbinst/bin/rb-testbed" --help
+[ "$st" = 125 ] && grep -q "the test bed's lib/ (cache.sh, qemu.sh, modes.sh) not found" "$tmp/err"
+ok $? "rb-testbed without its lib/: exit 125, naming what it misses (status $st)"
+cp "$top_srcdir"/scripts/testbed/lib/* "$tmp/tbinst/share/rdmabench/testbed/lib/"
+run bash "$tmp/tbinst/bin/rb-testbed" --tick 2ms -- true
+[ "$st" = 2 ] && grep -q -- "--tick is not a number: 2ms" "$tmp/err"
+ok $? "rb-testbed as installed (bin/, share/rdmabench/testbed/lib/): its parts found (status $st)"
 
 
 # ---- rb_check (tests/integration/lib.sh): through run-all.sh's check
