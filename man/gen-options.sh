@@ -1069,6 +1069,20 @@ mpi_names_block() {
 		}'
 }
 
+# rb_mpi(1)'s --background: the list's bandwidth benchmarks, on one line.
+mpi_bw_names_block() {
+	local b bw=""
+	for b in $benches; do
+		[ "$(bench_field "$b" metric)" = METRIC_BW ] && bw="$bw $b"
+	done
+	echo "$bw" | awk '{
+		line = ".BR"
+		for (i = 1; i <= NF; i++)
+			line = line " " $i (i == NF ? " ;" : i == NF - 1 ? " \" or \"" : " \", \"")
+		print line
+	}'
+}
+
 # Replace the block KIND of PAGE with the file BODY.
 splice() { # PAGE KIND BODY
 	awk -v kind="$2" -v body="$3" '
@@ -1139,4 +1153,6 @@ splice "$top/man/rdmabench.7" common-options "$tmp/common"
 splice "$top/man/rdmabench.7" defaults "$tmp/defaults"
 mpi_names_block >"$tmp/mpi-names"
 splice "$top/man/rb_mpi.1" bench-names "$tmp/mpi-names"
-echo "gen-options.sh: updated man/rb_*.1, man/rdmabench.7 and rb_mpi(1)'s --bench from $build" >&2
+mpi_bw_names_block >"$tmp/mpi-bw-names"
+splice "$top/man/rb_mpi.1" background-names "$tmp/mpi-bw-names"
+echo "gen-options.sh: updated man/rb_*.1, man/rdmabench.7 and rb_mpi(1)'s --bench and --background from $build" >&2
