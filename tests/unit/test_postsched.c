@@ -53,9 +53,14 @@
 
 static bool full_run(void)
 {
-	const char *e = getenv("RB_FULL");
+	static int full = -1;   /* read once: the sweep asks for each -Q */
 
-	return e && !strcmp(e, "1");
+	if (full < 0) {
+		const char *e = getenv("RB_FULL");
+
+		full = e && !strcmp(e, "1");
+	}
+	return full;
 }
 
 /* Whether the sweep runs -Q q at -t t, -l l (the top of the file). */
