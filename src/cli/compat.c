@@ -12,7 +12,10 @@
  *   VERBS, MEMORY, REFUSED: what to use instead (NULL: nothing)
  * and why (NOOP: why no figure can change; OTHER: what it is here; VERBS,
  * MEMORY, REFUSED: why not here).  One line each, no '"' in the texts:
- * man/gen-options.sh reads them with sed.
+ * man/gen-options.sh reads them (then run it: tests/docs.sh compares).
+ * A row of that name in rows.c takes the name over; building one (#36,
+ * #37) means its line here becomes SAME (tests/unit/test_compat.c fails
+ * until it does).
  */
 #include "cli/rows.h"
 
