@@ -30,12 +30,11 @@ trap 'rm -rf "$tmp"' EXIT
 # The text of each option, keyed by its long name: man/option-texts.roff
 # (its opening comment says how a text is tagged per page).  An option
 # without a text there takes its --help line.
-option_texts() { cat "$top/man/option-texts.roff"; }
 
 # One option's text for a page: keep the lines whose tags match.
 # TAGS is the page's words ("bw send", "lat read", or "all").
 option_text() { # LONGNAME TAGS
-	option_texts | awk -v want="$1" -v tags=" $2 " '
+	awk -v want="$1" -v tags=" $2 " '
 		/^@/ { on = (substr($0, 2) == want); if (on) found = 1; next }
 		!on { next }
 		/^\[/ {
@@ -47,7 +46,7 @@ option_text() { # LONGNAME TAGS
 			sub(/^\[[^]]*\] /, "")
 		}
 		{ print }
-		END { exit !found }'
+		END { exit !found }' "$top/man/option-texts.roff"
 }
 
 # Each program's --help, read once (a failure stops everything).
@@ -60,6 +59,7 @@ done
 help_heads() { # PROG
 	sed -En 's/^ +((-[A-Za-z], )?--[^ ]+).*/\1/p' "$tmp/help.$1"
 }
+for b in $benches; do help_heads "rb_$b" >"$tmp/heads.rb_$b"; done   # for accepted_by
 
 # "-d, --ib-dev=DEV" -> roff: bold names, italic argument, alternatives bold.
 head_roff() {
@@ -96,14 +96,17 @@ fill() { # NAME PROG: replace the placeholders
 }
 
 # The OPTIONS block of one program.  HEADS: file of --help heads.
+# (the names and the roff of all the heads made by one sed each, not two
+# processes per option)
 options_block() { # HEADS TAGS
-	local head name
-	while read -r head; do
-		name=$(echo "$head" | long_name)
+	local name roff
+	long_name <"$1" >"$tmp/names.block"
+	head_roff <"$1" >"$tmp/roff.block"
+	while read -r name && read -r roff <&3; do
 		echo ".TP"
-		echo "$head" | head_roff
+		echo "$roff"
 		option_text "$name" "$2" || help_text "$name"
-	done <"$1"
+	done <"$tmp/names.block" 3<"$tmp/roff.block"
 }
 
 # An option without a text in man/option-texts.roff: its --help line (any
@@ -145,7 +148,7 @@ union_heads() {
 accepted_by() { # HEAD
 	local b list="" n=0
 	for b in $benches; do
-		if help_heads "rb_$b" | grep -qxF -- "$1"; then
+		if grep -qxF -- "$1" "$tmp/heads.rb_$b"; then
 			list="$list${list:+, }rb_$b"
 		else
 			n=$((n + 1))
