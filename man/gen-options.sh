@@ -112,11 +112,11 @@ options_block() { # HEADS TAGS
 # An option without a text in man/option-texts.roff: its --help line (any
 # program's), the default said there included.
 help_text() { # LONGNAME
-	cat "$tmp"/help.rb_* | awk -v want="$1" '
-		on && /^ {20,}[^ -]/ { sub(/^ +/, ""); text = text " " $0; next }
-		on { exit }
-		$0 ~ "^ +(-[A-Za-z], )?--" want "([=[ ]|$)" { on = 1; sub(/^ +[^ ]+ +/, ""); text = $0 }
-		END { if (!on) exit 1; gsub(/-/, "\\-", text); print text }' ||
+	awk -v want="$1" '
+		on == 1 && /^                    +[^ -]/ { sub(/^ +/, ""); text = text " " $0; next }
+		on == 1 { on = 2 }
+		!on && $0 ~ "^ +(-[A-Za-z], )?--" want "([=[ ]|$)" { on = 1; sub(/^ +[^ ]+ +/, ""); text = $0 }
+		END { if (!on) exit 1; gsub(/-/, "\\\\-", text); print text }' "$tmp"/help.rb_* ||
 		{ echo "gen-options.sh: no text for --$1 in --help either" >&2; return 1; }
 }
 
