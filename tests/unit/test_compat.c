@@ -244,6 +244,66 @@ static void test_letters(void)
 	ok(a.tclass == 5 && a.warmup_s == 2 && !strcmp(a.cpu_list, "1"), "... --tclass 5 --warmup-time 2 --cpu 1");
 }
 
+/* rb_mpi's way: its own options out of a mixed argv (opt_take_abbrev). */
+struct job { int plan; const char *pattern; bool seq; };
+
+static int take_err(const char *who, enum opt_err kind, const struct opt_row *r, const char *word, int err,
+		    const char *expect)
+{
+	(void)who, (void)kind, (void)r, (void)word, (void)err, (void)expect;
+	return -EINVAL;
+}
+
+/* --plan alone: the job's size (-1 here); --plan N: N. */
+static int parse_plan(const struct opt_row *r, const char *s, void *dst)
+{
+	(void)r;
+	((struct job *)dst)->plan = s ? atoi(s) : -1;
+	return 0;
+}
+
+static const struct opt_row job_rows[] = {
+	{ "plan", 0, OT_INT, "N", OPT_FIELD(struct job, plan), .min = 2, .max = 16384, .opt_arg = 1, .parse = parse_plan },
+	{ "pattern", 0, OT_STR, "P", OPT_FIELD(struct job, pattern) },
+	{ "sequential", 0, OT_FLAG, NULL, OPT_FIELD(struct job, seq) },
+};
+static const struct opt_prog job_prog = { .name = "job", .rows = job_rows, .n = 3, .error = take_err };
+
+/* Take argv[1..] as rb_mpi does; the words not taken counted in *rest. */
+static int take_all(struct job *j, int *rest, ...)
+{
+	char *argv[16] = { "rb_mpi" };
+	int argc = 1, rc = 0;
+	bool taken;
+	va_list ap;
+
+	va_start(ap, rest);
+	while (argc < 15 && (argv[argc] = va_arg(ap, char *)))
+		argc++;
+	va_end(ap);
+	memset(j, 0, sizeof(*j));
+	*rest = 0;
+	for (int i = 1; i < argc && !rc; i++) {
+		rc = opt_take_abbrev(&job_prog, options_table(), "rb_mpi", argc, argv, &i, j, &taken);
+		*rest += !taken;
+	}
+	return rc;
+}
+
+static void test_take(void)
+{
+	struct job j;
+	int rest;
+
+	ok(!take_all(&j, &rest, "--plan", "4096", NULL) && j.plan == 4096 && rest == 0, "--plan 4096: the number is --plan's");
+	ok(!take_all(&j, &rest, "--plan=64", NULL) && j.plan == 64, "--plan=64");
+	ok(!take_all(&j, &rest, "--plan", "-D", "2", NULL) && j.plan == -1 && rest == 2, "--plan -D 2: -D is not --plan's");
+	ok(!take_all(&j, &rest, "--pat", "ring", "--seq", NULL) && j.pattern && !strcmp(j.pattern, "ring") && j.seq &&
+	   rest == 0, "--pat ring --seq: unique prefixes of its own");
+	ok(!take_all(&j, &rest, "--s", NULL) && !j.seq && rest == 1, "--s: also a benchmark option's prefix, not taken");
+	ok(!take_all(&j, &rest, "--pattern", "ring", "-n", "5", NULL) && rest == 2, "the benchmark's words left");
+}
+
 int main(void)
 {
 	log_set_prog("test_compat");
@@ -255,5 +315,6 @@ int main(void)
 	test_perftest_values();
 	test_classes();
 	test_letters();
+	test_take();
 	return tap_done();
 }
