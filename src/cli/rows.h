@@ -22,6 +22,7 @@ enum {
 	OPT_LOOPBACK,
 	OPT_INTERVAL, OPT_RUN_INF, OPT_MIN_BW, OPT_VALIDATE,
 	OPT_LOAD, OPT_LOAD_SIZE, OPT_LOAD_QPS, OPT_LOAD_COMPARE, OPT_POLL_PAUSE,
+	OPT_PT_OUTPUT = 400, OPT_PT_JSON, OPT_PT_JSON_FILE, OPT_CPU_UTIL, OPT_REPORT_BOTH,
 };
 
 /* The groups of --help, in this order. */
@@ -77,6 +78,6 @@ void meta_load_tail(struct out *out, const void *o, const struct opt_row *r);
 void meta_completion(struct out *out, const void *o, const struct opt_row *r);
 void meta_min_bw(struct out *out, const void *o, const struct opt_row *r);
 
-extern const struct opt_name transport_names[], atomic_names[];
+extern const struct opt_name transport_names[], atomic_names[], pt_output_names[];
 
 #endif
