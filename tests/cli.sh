@@ -162,9 +162,12 @@ for b in $benches; do
 	{ [ $? = 2 ] && grep -q -- "-B/--source_mac is perftest's option, refused here: raw Ethernet" "$tmp/err"; } || bad="$bad rb_$b(-B)"
 	"$top_builddir/rb_$b" --use 2>"$tmp/err" >/dev/null
 	{ [ $? = 2 ] && grep -q -- '--use is ambiguous: it could be' "$tmp/err"; } || bad="$bad rb_$b(--use)"
+	"$top_builddir/rb_$b" -c XRC 127.0.0.1 2>"$tmp/err" >/dev/null
+	{ [ $? = 2 ] && grep -q -- "-c/--connection XRC: perftest's transport; XRC" "$tmp/err" &&
+		grep -q 'instead: -c RC' "$tmp/err"; } || bad="$bad rb_$b(-c XRC)"
 done
 [ -z "$bad" ]
-ok $? "every benchmark: --use_cuda 0 and -B refused (exit 2) as perftest's, with what instead; --use ambiguous${bad:+; wrong:$bad}"
+ok $? "every benchmark: --use_cuda 0, -B and -c XRC refused (exit 2) as perftest's, with what instead; --use ambiguous${bad:+; wrong:$bad}"
 
 # rb_mpi --plan N: the number as the next word is --plan's, as --plan=N.
 "$top_builddir/rb_mpi" --plan 64 --pattern ring >"$tmp/plan1" 2>&1

@@ -6,6 +6,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,10 +63,37 @@ int options_usage_error(const char *fmt, ...)
 	return -EINVAL;
 }
 
+/* perftest's values of our options that rdmabench does not take, and why:
+ * named as perftest's, with what to use instead (rdmabench(7)). */
+static const struct {
+	const char *opt, *val, *why, *instead;
+} perftest_values[] = {
+	{ "connection", "XRC", "XRC (extended reliable connections: XRC domains and shared receive queues) is not supported here, and rxe has none", "-c RC" },
+	{ "connection", "DC", "DC (dynamically connected, mlx5 only) is not supported here", "-c RC, or -c UD for connectionless" },
+	{ "connection", "SRD", "SRD (EFA only) is not supported here", "-c RC, or -c UD for connectionless" },
+};
+
+/* True (and said) when val is one of perftest's values refused here. */
+static bool perftest_value_refused(const struct opt_row *r, const char *val)
+{
+	char lbl[48];
+
+	for (size_t i = 0; i < sizeof(perftest_values) / sizeof(perftest_values[0]); i++) {
+		if (!r->name || strcmp(r->name, perftest_values[i].opt) || strcasecmp(val, perftest_values[i].val))
+			continue;
+		log_err("%s %s: perftest's transport; %s", opt_label(r, lbl, sizeof(lbl)), val, perftest_values[i].why);
+		log_info("instead: %s", perftest_values[i].instead);
+		return true;
+	}
+	return false;
+}
+
 int options_bad_value(const struct opt_row *r, const char *val, int err, const char *expect)
 {
 	char lbl[48];
 
+	if (perftest_value_refused(r, val))
+		return -EINVAL;
 	if (err == -ERANGE)
 		log_err("%s: %s is out of range (%s)", opt_label(r, lbl, sizeof(lbl)), val, expect);
 	else
