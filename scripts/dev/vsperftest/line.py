@@ -19,9 +19,13 @@ The substitution rule (also in tests/integration/compat/lines.txt):
   -p N        replaced by --port (added when absent)
   host        the one non-option word: the server drops it, the client's is
               --ip (added when the line was a server's half)
-  -D S        at most --duration seconds (default 1)
+  -D S        at most --duration seconds (default 1; 2 with --run_infinitely)
   -n N        iteration mode: at most BUDGET/size iterations, 1000 at most
-              and 4 at least; with -a, 4; added when absent
+              and 4 at least; with -a, 4 (and ours' latency warm-up 0:
+              100 round trips of 8 MiB take a minute); added when absent
+  -t N        timed runs without -t: a power of two such that the messages
+              in flight (size x depth x QPs, x2 with -b) stay within 8 x
+              BUDGET (64 MiB), where perftest's 128 would not
   --out_json_file F   DIR/SIDE.out_json (perftest's --out_json writes its
               default file in the working folder, which is DIR)
 With --keep-length the run length (-D, -n) is left as written.
@@ -62,7 +66,8 @@ data_validation_debug disable_numa'''.split())
 LONG_NAMES = sorted(LONG_ARG | LONG_FLAG)
 # The options the rewrite touches, by their long name.
 SHORT_LONG = {'d': 'ib-dev', 'x': 'gid-index', 'p': 'port', 'D': 'duration', 'n': 'iters',
-              's': 'size', 'a': 'all', 'b': 'bidirectional', 'q': 'qp', 'R': 'rdma_cm'}
+              's': 'size', 'a': 'all', 'b': 'bidirectional', 'q': 'qp', 'R': 'rdma_cm',
+              't': 'tx-depth'}
 BENCHES = ('send_bw', 'write_bw', 'read_bw', 'atomic_bw',
            'send_lat', 'write_lat', 'read_lat', 'atomic_lat')
 MAX_SWEEP = 1 << 23
@@ -236,17 +241,36 @@ def rewrite(line, o):
 
 def length(line, o):
     dur = line.value('duration')
+    cap = o.duration
+    if line.find('run_infinitely'):
+        cap = max(cap, 2.0)     # each -D a report; ours warms up 1 s first
     if dur is not None:
         try:
-            if float(dur) > o.duration:
-                line.set('duration', '%g' % o.duration, '-D')
+            if float(dur) > cap:
+                line.set('duration', '%g' % cap, '-D')
         except ValueError:
             pass
+        depth(line, o)
         return
     n = line.iterations(o.budget)
     given = line.value('iters')
     if given is None or not given.isdigit() or int(given) > n:
         line.set('iters', str(n), '-n')
+    if o.tool == 'rdmabench' and line.bench.endswith('_lat') and line.sweep():
+        line.items.append(Item('warmup', '--warmup', None, [], 'eq'))
+        line.items[-1].new = '0'    # ours' 100 warm-up round trips per size
+
+
+def depth(line, o):
+    """Timed runs of big messages: -t (when absent) so that the messages in
+    flight on all QPs stay within 8 * BUDGET, as what is posted when the
+    time is up is still waited for (8 MiB x 128 x 3 QPs x 2 directions
+    would take minutes to drain under emulation)."""
+    size = size_bytes(line.value('size')) or 65536
+    qps = int(line.value('qp') or 1) if (line.value('qp') or '1').isdigit() else 1
+    fit = max(1, (8 * o.budget) // (size * qps * (2 if line.has('bidirectional') else 1)))
+    if line.value('tx-depth') is None and fit < 128:
+        line.set('tx-depth', str(1 << (fit.bit_length() - 1)), '-t')
 
 
 def options(argv):

@@ -55,7 +55,7 @@ compat_case() {
 	fi
 	stop=$(echo " $expect " | sed -n 's/.* stop=\([0-9.]*\) .*/\1/p')
 	[ -z "$stop" ] || cli="($cli) & sleep $stop; kill -INT \$!; wait \$!"
-	rb_pair "$name" "$srv" "$cli"
+	RB_PAIR_TIMEOUT=40 rb_pair "$name" "$srv" "$cli"
 	# shellcheck disable=SC2086 # the checks are words
 	why=$(python3 "$compat_check" "$RB_CASE_DIR" $expect)
 	st=$?
