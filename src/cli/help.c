@@ -53,7 +53,7 @@ static void default_text(const struct opt_row *r, const struct rb_bench *b, char
 		return;
 	if (r->code == 'I')
 		inline_default_text(b, buf, len);
-	else if (r->code == OPT_PCTS)
+	else if (r->parse == opt_parse_pcts)
 		pcts_text(&d, buf, len);
 	else
 		opt_value_text(r, &d, buf, len);

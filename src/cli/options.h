@@ -16,8 +16,12 @@
 #include "cli/optrow.h"
 #include "lib/output.h"
 #include "lib/stats.h"
+#include "lib/wire.h"
 
-#define RB_MAX_QPS 256
+/* -q: the QP frame of the exchange carries at most WIRE_MAX_QPS a side (a
+ * limit of the wire's version 1; the CQs, sized -t x -q, meet the device's
+ * max_cqe first unless -t is small: verbs/qp.c says so). */
+#define RB_MAX_QPS WIRE_MAX_QPS
 #define RB_MAX_THREADS 64
 #define RB_SWEEP_MIN 2
 #define RB_SWEEP_MAX (8u << 20)
