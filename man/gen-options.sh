@@ -541,6 +541,109 @@ is accepted too.
 Human table: bandwidth in Gb/s (10^9 bit/s) instead of MiB/s (2^20 B/s).
 CSV and JSON always carry both.
 Latency tests refuse it.
+@output
+perftest's
+.BR \-\-output :
+one number a size on stdout, printed as perftest prints it
+.RB ( %lf ,
+six decimals), and nothing else there: no header, no table, no metadata
+(diagnostics stay on stderr).
+.B bandwidth
+is the BW average column: MiB/s (2^20 bytes a second, perftest's "MB"),
+Gb/s with
+.BR \-\-report_gbits ;
+.B message_rate
+the MsgRate column, Mpps; with
+.B \-b
+both are the sum of the two directions, as perftest's.
+.B latency
+is t_avg in usec (perftest's average, not its median).
+A bandwidth test refuses
+.B latency
+and a latency test the other two, naming both (perftest exits 1; here 2, a
+usage error); so do
+.B \-\-csv
+and
+.BR \-\-json .
+A failed run prints nothing on stdout and exits 1.
+@out-json
+Also write perftest's JSON document to the file of
+.B \-\-out_json_file
+(default perftest_out.json in the working directory): an object with
+.B test_info
+(perftest's keys: test, Device, Number_of_qps, Connection_type, TX_depth,
+CQ_Moderation, Mtu, Link_type, GID_index, Max_inline_data or Outstand_reads,
+Data_ex_method, ...) and
+.B results
+(bandwidth: MsgSize, n_iterations, BW_peak, BW_average, MsgRate; latency:
+MsgSize, n_iterations, t_min, t_max, t_typical, t_avg, t_stdev,
+percentile_99, percentile_99.9; with
+.BR \-D :
+MsgSize, n_iterations, t_avg, tps_average; with
+.BR \-\-cpu_util :
+CPU_util; with
+.BR \-\-output :
+only bw_avg, msgRate_avg, avg_lat or t_avg).
+Its units are perftest's and are not in the names: BW_* MiB/s, or Gb/s with
+.BR \-\-report_gbits ;
+MsgRate Mpps; latencies usec.
+As perftest, the file is rewritten at each size (a sweep leaves the last
+size's), and a peak not measured is 0.00.
+Differences: the document is valid JSON where perftest's is not
+.RB ( \-\-output
+with a bandwidth test); percentile_99 and percentile_99.9 are null unless
+.B \-\-percentiles
+lists 99 and 99.9 (the default does); n_iterations counts the samples kept.
+Both sides write it: in one directory, give each its own
+.BR \-\-out_json_file .
+Our own
+.B \-\-json
+is unchanged beside it.
+@out-json-file
+The file
+.B \-\-out_json
+writes.
+Given alone it writes nothing, as perftest (a warning says so).
+@cpu-util
+CPU over the measured window (with
+.BR \-D ,
+the warm-up excluded), read at the window's two edges by the measuring
+thread, in three columns of every format:
+.B CPU_Util[%]
+.RB ( cpu_util_pct ),
+perftest's figure: the host's first /proc/stat line, user / (user + idle)
+of its change (every CPU; nice, system, iowait and interrupts count in
+neither, as perftest's get_cpu_stats);
+.B user CPU[%]
+and
+.B sys CPU[%]
+.RB ( cpu_user_pct ,
+.BR cpu_sys_pct ),
+the measuring thread's own user and system time (getrusage RUSAGE_THREAD)
+over the window, a busy-polling thread near 100; with
+.B \-j
+the threads' sum (up to 100 a thread) on the total's row.
+They are this side's, never traded: a side that only served (the write and
+read servers) shows them empty.
+perftest computes it only with
+.B \-D
+(in iteration mode it warns and prints no column); here iteration mode
+measures the loop's whole run, warm-up iterations included.
+Interval rows leave them empty.
+@no-peak
+perftest's
+.BR \-N :
+the peak bandwidth columns are left empty ("-" in the table, empty in CSV,
+null in JSON; 0.00 in
+.BR \-\-out_json ,
+as perftest).
+Here the peak costs nothing (it is kept as the run goes, not perftest's
+O(n^2) pass), so this only hides it.
+@report-both
+Accepted for perftest compatibility, no effect: with
+.B \-b
+every row already holds this side's figures, the peer's (rx) and their sum
+(perftest prints two extra tables, "Local results" and "Remote results").
 @percentiles
 Comma-separated latency percentiles, each in (0,100], at most 15.
 Default 50,90,99,99.9,99.99.

@@ -31,6 +31,7 @@
 const struct opt_name transport_names[] = { { "RC", TR_RC }, { "UC", TR_UC }, { "UD", TR_UD }, { NULL, 0 } };
 const struct opt_name atomic_names[] = { { "FETCH_AND_ADD", ATOMIC_FETCH_ADD }, { "CMP_AND_SWAP", ATOMIC_CMP_SWAP }, { NULL, 0 } };
 
+const struct opt_name pt_output_names[] = { { "bandwidth", PT_OUT_BW }, { "message_rate", PT_OUT_MR }, { "latency", PT_OUT_LAT }, { NULL, 0 } };
 static const struct opt_name clock_names[] = { { "auto", CLK_AUTO }, { "tsc", CLK_TSC }, { "monotonic", CLK_MONOTONIC }, { NULL, 0 } };
 
 /* clang-format off */
@@ -89,6 +90,13 @@ static const struct opt_row rows[] = {
 	{ "histogram", 'H', OT_STR, "FILE", F(histogram_file), .feat = FEAT_LATENCY, .group = G_OUTPUT, .help = "latency histogram as CSV to FILE" },
 	{ "raw", 0, OT_STR, "FILE", F(raw_file), .feat = FEAT_LATENCY, .group = G_OUTPUT, .help = "every latency sample, in order, to FILE" },
 	{ "thread-rows", 0, OT_FLAG, NULL, F(thread_rows), .feat = FEAT_THREADS, .group = G_OUTPUT, .help = "human and CSV output: a row per thread after each size's total" },
+	{ "output", 0, OT_ENUM, "bandwidth|message_rate|latency", F(pt_output), .names = pt_output_names, .group = G_OUTPUT, .help = "perftest's one number a size on stdout: BW average (MiB/s, Gb/s with --report_gbits; -b: the sum), MsgRate (Mpps) or t_avg (usec); nothing else", META(414, "output", "Output", MW_SET, 0) },
+	{ "out-json", 0, OT_FLAG, NULL, F(pt_json), .group = G_OUTPUT, .help = "also write perftest's JSON document (its keys and units) to --out-json-file, rewritten each size", META_ON(415, "out_json", "perftest JSON", MW_SET, "yes", NULL) },
+	{ "out-json-file", 0, OT_STR, "FILE", F(pt_json_file), .group = G_OUTPUT, .help = "perftest's JSON file name (default " PT_JSON_DEFAULT_FILE " here; without --out-json nothing is written, as perftest)", META(416, "out_json_file", "perftest JSON file", MW_SET, 0) },
+	{ "cpu-util", 0, OT_FLAG, NULL, F(cpu_util), .group = G_OUTPUT, .help = "CPU over the measured window: perftest's CPU_Util[%] (the host's /proc/stat) and the measuring threads' user and system %", META_ON(417, "cpu_util", "CPU utilization", MW_SET, "yes", NULL) },
+	{ "no-peak", 'N', OT_FLAG, NULL, F(no_peak), .group = G_OUTPUT, .help = "bandwidth tests: no peak bandwidth (its columns empty)", META_ON(418, "no_peak", "BW peak", MW_SET, "not measured (-N)", NULL) },
+	{ "noPeak", 'N', OT_FLAG, NULL, F(no_peak), .group = G_OUTPUT },
+	{ "report-both", 0, OT_NOP, NULL, 0, .group = G_OUTPUT, .help = "accepted for perftest compatibility: -b's rows always show this side's, the peer's and the sum" },
 	{ "verbose", 'v', OT_FLAG, NULL, F(verbose), .group = G_OUTPUT, .help = "say more on stderr (clock, placement, QP attributes)" },
 	{ "numa-node", 0, OT_INT, "N", F(numa_node), R(0, 1023), .group = G_PLACE, .help = "place buffers and thread on node N (default: the device's)" },
 	{ "no-numa", 0, OT_FLAG, NULL, F(no_numa), .group = G_PLACE, .help = "leave NUMA placement alone" },

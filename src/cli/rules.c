@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/rows.h"
+#include "lib/log.h"
 
 /* --interval, --run_infinitely and --min-bw together and with -D, -n, -a. */
 static int interval_check(const struct rb_options *o)
@@ -72,6 +73,28 @@ static int load_opts_check(const struct rb_bench *b, struct rb_options *o)
 	return 0;
 }
 
+/* --output (perftest's one number): the test's own figure, alone on
+ * stdout (its format, OUT_VALUE); --out_json_file alone writes nothing,
+ * as perftest's. */
+static int pt_output_check(const struct rb_bench *b, struct rb_options *o)
+{
+	bool lat = b->metric == METRIC_LAT;
+
+	if (o->pt_json_file && !o->pt_json)
+		log_warn("--out_json_file %s: written only with --out_json (as perftest); nothing is written",
+			 o->pt_json_file);
+	if (!o->pt_output)
+		return 0;
+	if (lat != (o->pt_output == PT_OUT_LAT))
+		return options_usage_error("--output=%s does not fit %s, a %s test: give --output=%s",
+				   opt_enum_name(pt_output_names, o->pt_output), b->name,
+				   lat ? "latency" : "bandwidth", lat ? "latency" : "bandwidth or --output=message_rate");
+	if (o->format != OUT_HUMAN)
+		return options_usage_error("--output prints one number on stdout; --csv/--json print the table: give one of them");
+	o->format = OUT_VALUE;
+	return 0;
+}
+
 /* Combinations that no single option's range can catch. */
 static int options_check(const struct rb_bench *b, struct rb_options *o)
 {
@@ -105,7 +128,7 @@ static int options_check(const struct rb_bench *b, struct rb_options *o)
 	if (o->threads > 1 && (o->interval_s > 0 || o->run_infinitely))
 		return options_usage_error("-j/--threads %u cannot be combined with %s yet (one row of intervals per thread is not written)",
 				   o->threads, o->interval_s > 0 ? "--interval" : "--run_infinitely");
-	if (interval_check(o) || validate_check(b, o) || load_opts_check(b, o))
+	if (interval_check(o) || validate_check(b, o) || load_opts_check(b, o) || pt_output_check(b, o))
 		return -EINVAL;
 	if (o->no_numa && (o->numa_node >= 0 || o->cpu_list))
 		return options_usage_error("--no-numa cannot be combined with %s",

@@ -390,6 +390,7 @@ int loop_bw_post(struct rb_session *s, struct rb_measure *m)
 		m->bytes = b.total * s->run.size;
 		m->peak_bps = b.peak_bps;
 		m->measured = true;
+		measure_cpu(m, &win);
 	}
 	bw_record_posts(s, &b, m);
 	free(b.c);
@@ -427,6 +428,7 @@ static void measure_tx(struct rb_measure *m, const struct rb_session *s, const s
 	m->bytes = b->total * s->run.size;
 	m->peak_bps = NAN;
 	m->measured = true;
+	measure_cpu(m, win);
 }
 
 /*

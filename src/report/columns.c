@@ -133,6 +133,14 @@ static const struct col_def load_cols[] = {
 };
 
 
+/* --cpu_util: perftest's figure (the host's /proc/stat), then the
+ * measuring threads' own (lib/cpuuse.h); this side's, never traded. */
+static const struct col_def cpu_cols[] = {
+	{ "cpu_util_pct", "CPU_Util[%]", OUT_DOUBLE, 2, SHOW_ALL },
+	{ "cpu_user_pct", "user CPU[%]", OUT_DOUBLE, 2, SHOW_ALL },
+	{ "cpu_sys_pct", "sys CPU[%]", OUT_DOUBLE, 2, SHOW_ALL },
+};
+
 /* Machine formats keep every digit a test may recompute (1e-9 relative). */
 #define MACHINE_PRECISION 9
 
@@ -215,6 +223,27 @@ static void col_add_load(struct report *r, const struct rb_options *o, enum show
 	}
 }
 
+static void col_add_cpu(struct report *r, const struct rb_options *o, enum show *show)
+{
+	r->cpu_first = o->cpu_util ? r->nall : -1;
+	for (int i = 0; o->cpu_util && i < CPU_NCOLS; i++) {
+		show[r->nall] = cpu_cols[i].show;
+		col_add(r, &cpu_cols[i]);
+	}
+}
+
+/* --output: perftest's one number (-b: the sum, as perftest prints it). */
+static int value_col(const struct rb_options *o)
+{
+	if (o->pt_output == PT_OUT_LAT)
+		return LAT_AVG;
+	if (o->pt_output == PT_OUT_MR)
+		return o->bidir ? BW_SUM_RATE : BW_RATE;
+	if (o->bidir)
+		return o->report_gbits ? BW_SUM_AVG_GB : BW_SUM_AVG_MIB;
+	return o->report_gbits ? BW_AVG_GB : BW_AVG_MIB;
+}
+
 static bool col_shown(enum show show, enum out_format fmt, bool gbits)
 {
 	if (fmt != OUT_HUMAN)
@@ -256,18 +285,28 @@ void report_columns(struct report *r, const struct rb_options *o, enum rb_metric
 	}
 	col_add_load(r, o, show, (lat ? r->method_col : r->ctr_first) - LAT_FIXED);
 	r->shown_ctr_first = -1;
-	r->nbase = r->ivl_first = r->nall;
+	r->nbase = r->nall;
+	col_add_cpu(r, o, show);
+	r->ivl_first = r->nall;
 	for (int i = 0; o->interval_s > 0 && i < (lat ? IVL_LAT_NCOLS : IVL_NCOLS); i++) {
 		show[r->nall] = ivl_cols[i].show;
 		col_add(r, &ivl_cols[i]);
 	}
-	_Static_assert(BW_BIDIR_NCOLS + 2 + RB_MAX_COUNTERS + VAL_NCOLS + IVL_NCOLS <= REPORT_MAX_COLS,
+	_Static_assert(BW_BIDIR_NCOLS + 2 + RB_MAX_COUNTERS + VAL_NCOLS + CPU_NCOLS + IVL_NCOLS <= REPORT_MAX_COLS,
 		       "every -b column, -j's two, every counter, --validate's and the intervals' have a column");
-	_Static_assert(LAT_FIXED + STATS_MAX_PCT - 1 + RB_MAX_COUNTERS + VAL_NCOLS + LOADC_COMPARE_NCOLS +
-		       STATS_MAX_PCT + IVL_LAT_NCOLS <= REPORT_MAX_COLS,
-		       "every percentile, every counter, --validate's, --load's and the intervals' have a column");
+	_Static_assert(LAT_FIXED + STATS_MAX_PCT - 1 + 1 + RB_MAX_COUNTERS + VAL_NCOLS + LOADC_COMPARE_NCOLS +
+		       STATS_MAX_PCT + CPU_NCOLS + IVL_LAT_NCOLS <= REPORT_MAX_COLS,
+		       "every percentile, the method, every counter, --validate's, --load's, --cpu_util's and the intervals' have a column");
 	_Static_assert(LAT_FIXED + STATS_MAX_PCT - 1 + RB_MAX_COUNTERS + VAL_NCOLS + IVL_LAT_NCOLS <= REPORT_MAX_COLS,
 		       "every percentile, every counter, --validate's and the intervals' have a column");
+	if (o->format == OUT_VALUE) {
+		r->shown[0] = value_col(o);
+		r->cols[0] = r->all[r->shown[0]];
+		r->cols[0].precision = 6;	/* perftest's "%lf" */
+		r->ncols = 1;
+		r->shown_ctr_first = 1;
+		return;
+	}
 	for (int i = 0; i < r->nall; i++) {
 		if (!col_shown(show[i], o->format, o->report_gbits))
 			continue;
