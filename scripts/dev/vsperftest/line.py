@@ -19,7 +19,8 @@ The substitution rule (also in tests/integration/compat/lines.txt):
   -p N        replaced by --port (added when absent)
   host        the one non-option word: the server drops it, the client's is
               --ip (added when the line was a server's half)
-  -D S        at most --duration seconds (default 1; 2 with --run_infinitely)
+  -D S        at most --duration seconds (default 1; -f M: M + 1;
+              --run_infinitely: 2, ours' warm-up is 1 s)
   -n N        iteration mode: at most BUDGET/size iterations, 1000 at most
               and 4 at least; with -a, 4 (and ours' latency warm-up 0:
               100 round trips of 8 MiB take a minute); added when absent
@@ -65,7 +66,7 @@ connectionless disable_dynamic_polling sig_offload data_validation
 data_validation_debug disable_numa'''.split())
 LONG_NAMES = sorted(LONG_ARG | LONG_FLAG)
 # The options the rewrite touches, by their long name.
-SHORT_LONG = {'d': 'ib-dev', 'x': 'gid-index', 'p': 'port', 'D': 'duration', 'n': 'iters',
+SHORT_LONG = {'f': 'margin', 'd': 'ib-dev', 'x': 'gid-index', 'p': 'port', 'D': 'duration', 'n': 'iters',
               's': 'size', 'a': 'all', 'b': 'bidirectional', 'q': 'qp', 'R': 'rdma_cm',
               't': 'tx-depth'}
 BENCHES = ('send_bw', 'write_bw', 'read_bw', 'atomic_bw',
@@ -242,8 +243,11 @@ def rewrite(line, o):
 def length(line, o):
     dur = line.value('duration')
     cap = o.duration
+    margin = line.value('margin')
+    if margin and re.fullmatch(r'[0-9.]+', margin):
+        cap = max(cap, float(margin) + 1)    # -f: the margin must fit in -D
     if line.find('run_infinitely'):
-        cap = max(cap, 2.0)     # each -D a report; ours warms up 1 s first
+        cap = max(cap, 2.0)     # ours warms up 1 s before it
     if dur is not None:
         try:
             if float(dur) > cap:
