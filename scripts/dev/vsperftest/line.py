@@ -20,7 +20,9 @@ The substitution rule (also in tests/integration/compat/lines.txt):
   host        the one non-option word: the server drops it, the client's is
               --ip (added when the line was a server's half)
   -D S        at most --duration seconds (default 1; -f M: M + 1;
-              --run_infinitely: 2, ours' warm-up is 1 s)
+              --run_infinitely: 2, ours' warm-up is 1 s;
+              16 MiB or more in one message round (size x QPs, x2
+              with -b): 2)
   -n N        iteration mode: at most BUDGET/size iterations, 1000 at most
               and 4 at least; with -a, 4 (and ours' latency warm-up 0:
               100 round trips of 8 MiB take a minute); added when absent
@@ -248,6 +250,9 @@ def length(line, o):
         cap = max(cap, float(margin) + 1)    # -f: the margin must fit in -D
     if line.find('run_infinitely'):
         cap = max(cap, 2.0)     # ours warms up 1 s before it
+    size = size_bytes(line.value('size')) or 65536
+    if size * int_of(line.value('qp')) * (2 if line.has('bidirectional') else 1) >= 16 << 20:
+        cap = max(cap, 2.0)     # a second holds too few such messages here
     if dur is not None:
         try:
             if float(dur) > cap:
@@ -265,14 +270,18 @@ def length(line, o):
         line.items[-1].new = '0'    # ours' 100 warm-up round trips per size
 
 
+def int_of(text, default=1):
+    return int(text) if text and text.isdigit() else default
+
+
 def depth(line, o):
     """Timed runs of big messages: -t (when absent) so that the messages in
     flight on all QPs stay within 8 * BUDGET, as what is posted when the
     time is up is still waited for (8 MiB x 128 x 3 QPs x 2 directions
     would take minutes to drain under emulation)."""
     size = size_bytes(line.value('size')) or 65536
-    qps = int(line.value('qp') or 1) if (line.value('qp') or '1').isdigit() else 1
-    fit = max(1, (8 * o.budget) // (size * qps * (2 if line.has('bidirectional') else 1)))
+    fit = max(1, (8 * o.budget) // (size * int_of(line.value('qp')) *
+                                    (2 if line.has('bidirectional') else 1)))
     if line.value('tx-depth') is None and fit < 128:
         line.set('tx-depth', str(1 << (fit.bit_length() - 1)), '-t')
 

@@ -77,6 +77,34 @@ def check_doc(doc):
     return bad
 
 
+def check_table(out):
+    """stdout's figures: perftest's one number (--output), else each row of
+    the table (a line of numbers after a '#bytes' header) has one above 0."""
+    if re.fullmatch(r'\s*[0-9.]+(e[-+]?\d+)?\s*', out):
+        return []
+    rows, table = [], False
+    for line in out.splitlines():
+        f = line.split()
+        if f and f[0] == '#bytes':
+            table = True
+        elif table and f and all(re.fullmatch(r'[0-9.]+', x) for x in f):
+            rows.append(f)
+    if not rows:
+        return ['stdout has no table rows']
+    return ['stdout row %s: no figure above zero' % ' '.join(r) for r in rows
+            if not any(float(x) > 0 for x in r[2:])]
+
+
+def same(have, want):
+    """HAVE (a metadata value) is WANT: as text, or as numbers (3.0 is 3)."""
+    if str(have) == want:
+        return True
+    try:
+        return float(have) == float(want)
+    except (TypeError, ValueError):
+        return False
+
+
 def one_check(word, doc, d):
     meta, rows = doc.get('meta') or {}, doc.get('results') or []
     sizes = [int(r.get('size_bytes', -1)) for r in rows]
@@ -103,7 +131,7 @@ def one_check(word, doc, d):
         return None if found else 'client.out_json missing or without %s' % want
     have = meta.get(key)
     if op == '=':
-        return None if str(have) == want else 'metadata %s is %r, not %s' % (key, have, want)
+        return None if same(have, want) else 'metadata %s is %r, not %s' % (key, have, want)
     return None if have is not None and re.search(want, str(have)) else \
         'metadata %s is %r, not /%s/' % (key, have, want)
 
@@ -116,7 +144,8 @@ def check_run(d, words):
     except ValueError as e:
         return bad + ['client.json is not JSON: %s' % e]
     if doc is None and all(w.startswith('stdout') for w in words):
-        doc = {}                # --output: stdout's one number is all there is
+        doc = {}                # the checks read stdout: no --json was given
+        bad += check_table(read(d, 'client.out') or '')
     elif doc is None:
         return bad + ['no client.json']
     else:
