@@ -1,6 +1,7 @@
 """The checks of one line of tests/integration/compat/lines.txt, after
 tests/integration/prog/compat.sh ran it (the grammar: lines.txt's head).
 
+    check.py --plan PLAN               every entry of plan.py's output
     check.py DIR run CHECK...
     check.py DIR refuse OPTION [TEXT...]
 
@@ -157,9 +158,23 @@ def check_run(d, words):
     return bad
 
 
+def check(d, expect):
+    outcome, *words = expect.split()
+    return check_refuse(d, words) if outcome == 'refuse' else check_run(d, words)
+
+
 def main(argv):
-    d, outcome, words = argv[0], argv[1], argv[2:]
-    bad = check_refuse(d, words) if outcome == 'refuse' else check_run(d, words)
+    """check.py --plan PLAN: each entry of plan.py's output checked, a line
+    each: 0 or 1, a tab, what failed (' | ' between).  check.py DIR EXPECT:
+    one, what failed a line each, exit 1 when anything did."""
+    if argv[0] == '--plan':
+        with open(argv[1]) as f:
+            for entry in f:
+                n, name, d, srv, cli, expect = entry.rstrip('\n').split('\t')
+                bad = check(d, expect) if srv else ['plan.py could not read the line']
+                print('%d\t%s' % (1 if bad else 0, ' | '.join(bad)))
+        return 0
+    bad = check(argv[0], ' '.join(argv[1:]))
     for b in bad:
         print(b)
     return 1 if bad else 0
