@@ -639,6 +639,46 @@ null in JSON; 0.00 in
 as perftest).
 Here the peak costs nothing (it is kept as the run goes, not perftest's
 O(n^2) pass), so this only hides it.
+@perftest-headers
+The human table as perftest 6.29 prints it, column for column and word for
+word, so that a script taking perftest's Nth column (awk's $N) gets the same
+quantity: bandwidth
+.RB "#bytes, #iterations, BW peak[MiB/sec], BW average[MiB/sec], MsgRate[Mpps]"
+(Gb/sec with
+.BR \-\-report_gbits ;
+with
+.B \-b
+the sums of both directions, the peak "-": not measured as a sum here);
+latency
+.RB "#bytes, #iterations, t_min, t_max, t_typical, t_avg, t_stdev, 99% percentile, 99.9% percentile"
+(each [usec]; the percentiles must be in
+.BR \-\-percentiles ,
+as by default); latency with
+.BR \-D :
+.RB "#bytes, #iterations, t_avg[usec], tps average" ;
+then CPU_Util[%] with
+.BR \-\-cpu_util .
+Without it the table keeps our default, which is perftest's in its first
+columns (bandwidth: all five; latency: the first seven) and then adds
+columns: the rx and sum columns of
+.B \-b
+after this side's (so column 4 there is this side's BW, perftest's is the
+sum), every
+.B \-\-percentiles
+column (90%, 99%, 99.9%, 99.99% by default, so column 8 is 90% where
+perftest's is 99%), the full latency table with
+.B \-D
+(perftest's column 3 there is t_avg, ours t_min).
+It stays the default because it says more (this side's and the peer's
+halves, every percentile asked) and scripts written for rdmabench read it;
+scripts that want every figure by name should read
+.B \-\-csv
+or
+.BR \-\-json .
+Units: MiB/sec here is 2^20 bytes a second, which is what perftest meant by
+"MB/sec" before 6.2x (Debian's perftest 4.5 still prints "BW peak[MB/sec]");
+Gb/sec is 10^9 bits a second in both.
+CSV and JSON are unchanged by this option.
 @report-both
 Accepted for perftest compatibility, no effect: with
 .B \-b

@@ -101,6 +101,7 @@ struct rb_options {
 	const char *pt_json_file;   /* --out_json_file (NULL: PT_JSON_DEFAULT_FILE) */
 	bool cpu_util;              /* --cpu_util: CPU columns */
 	bool no_peak;               /* -N/--noPeak: no peak bandwidth */
+	bool perftest_headers;      /* --perftest-headers: perftest's human table */
 	bool verbose;
 	enum clock_policy clock;    /* --clock */
 	char cmdline[1024];

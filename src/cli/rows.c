@@ -96,6 +96,7 @@ static const struct opt_row rows[] = {
 	{ "cpu-util", 0, OT_FLAG, NULL, F(cpu_util), .group = G_OUTPUT, .help = "CPU over the measured window: perftest's CPU_Util[%] (the host's /proc/stat) and the measuring threads' user and system %", META_ON(417, "cpu_util", "CPU utilization", MW_SET, "yes", NULL) },
 	{ "no-peak", 'N', OT_FLAG, NULL, F(no_peak), .group = G_OUTPUT, .help = "bandwidth tests: no peak bandwidth (its columns empty)", META_ON(418, "no_peak", "BW peak", MW_SET, "not measured (-N)", NULL) },
 	{ "noPeak", 'N', OT_FLAG, NULL, F(no_peak), .group = G_OUTPUT },
+	{ "perftest-headers", 0, OT_FLAG, NULL, F(perftest_headers), .group = G_OUTPUT, .help = "human table: perftest 6.29's columns and words only (-b: the sums; -D latency: t_avg, tps average)" },
 	{ "report-both", 0, OT_NOP, NULL, 0, .group = G_OUTPUT, .help = "accepted for perftest compatibility: -b's rows always show this side's, the peer's and the sum" },
 	{ "verbose", 'v', OT_FLAG, NULL, F(verbose), .group = G_OUTPUT, .help = "say more on stderr (clock, placement, QP attributes)" },
 	{ "numa-node", 0, OT_INT, "N", F(numa_node), R(0, 1023), .group = G_PLACE, .help = "place buffers and thread on node N (default: the device's)" },

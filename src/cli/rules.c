@@ -73,6 +73,14 @@ static int load_opts_check(const struct rb_bench *b, struct rb_options *o)
 	return 0;
 }
 
+static bool pct_listed(const struct rb_options *o, double p)
+{
+	for (int i = 0; i < o->npct; i++)
+		if (o->pcts[i] == p)
+			return true;
+	return false;
+}
+
 /* --output (perftest's one number): the test's own figure, alone on
  * stdout (its format, OUT_VALUE); --out_json_file alone writes nothing,
  * as perftest's. */
@@ -83,6 +91,9 @@ static int pt_output_check(const struct rb_bench *b, struct rb_options *o)
 	if (o->pt_json_file && !o->pt_json)
 		log_warn("--out_json_file %s: written only with --out_json (as perftest); nothing is written",
 			 o->pt_json_file);
+	if (o->perftest_headers && b->metric == METRIC_LAT && o->duration_s <= 0 && !o->run_infinitely &&
+	    !(pct_listed(o, 99) && pct_listed(o, 99.9)))
+		return options_usage_error("--perftest-headers shows perftest's 99%% and 99.9%% percentile columns: --percentiles must list 99 and 99.9");
 	if (!o->pt_output)
 		return 0;
 	if (lat != (o->pt_output == PT_OUT_LAT))
@@ -128,7 +139,9 @@ static int options_check(const struct rb_bench *b, struct rb_options *o)
 	if (o->threads > 1 && (o->interval_s > 0 || o->run_infinitely))
 		return options_usage_error("-j/--threads %u cannot be combined with %s yet (one row of intervals per thread is not written)",
 				   o->threads, o->interval_s > 0 ? "--interval" : "--run_infinitely");
-	if (interval_check(o) || validate_check(b, o) || load_opts_check(b, o) || pt_output_check(b, o))
+	if (interval_check(o) || validate_check(b, o) || load_opts_check(b, o))
+		return -EINVAL;
+	if (pt_output_check(b, o))
 		return -EINVAL;
 	if (o->no_numa && (o->numa_node >= 0 || o->cpu_list))
 		return options_usage_error("--no-numa cannot be combined with %s",

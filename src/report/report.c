@@ -78,6 +78,10 @@ void report_row(struct report *r, const union out_val *row)
 
 	for (int i = 0; i < r->ncols; i++)
 		shown[i] = report_cell_text(r, r->shown[i], row[r->shown[i]]);
+	if (r->pt_blank >= 0)
+		shown[r->pt_blank].d = NAN;
+	if (r->pt_tps >= 0)
+		shown[r->pt_tps].d = row[LAT_WINDOW].d > 0 ? (double)row[LAT_ITERS].u / row[LAT_WINDOW].d : NAN;
 	out_row(r->out, shown);
 	ptjson_row(r, row);
 	if (r->method_col >= 0 && row[r->method_col].u != PCT_EXACT)

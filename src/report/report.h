@@ -43,6 +43,8 @@ struct report {
 	int nbase;                  /* the columns traded with the peer: all[..nbase) */
 	int val_first;              /* --validate: all[val_first..+5), else -1 */
 	int cpu_first;              /* --cpu_util: all[cpu_first..+3), else -1 */
+	int pt_blank, pt_tps;       /* --perftest-headers: the cells[] report_row fills
+				     * (-b's peak, -D latency's tps average), else -1 */
 	int ivl_first;              /* --interval: all[ivl_first..nall), else nall */
 	int load_first;             /* --load: all[load_first..], else -1 */
 	int load_nratio;            /* --load-compare: the ratio columns (p50's first, then each -p's) */

@@ -216,7 +216,7 @@ static const char *const spell_values[][2] = {
 	{ "bind-source-ip", "192.0.2.1" }, { "bind", "192.0.2.1" }, { "cpu", "0" },
 	{ "csv", "x.csv" }, { "json", "x.json" }, { "histogram", "h.csv" }, { "raw", "r.csv" },
 	{ "size", "4096" }, { "timeout", "2" }, { "duration", "2" }, { "numa-node", "0" },
-	{ "min-bw", "1Gb/s" }, { "load", "write_bw" },
+	{ "min-bw", "1Gb/s" }, { "load", "write_bw" }, { "output", "latency" },
 };
 
 static const char *spell_value(const char *name)

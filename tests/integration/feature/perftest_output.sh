@@ -7,7 +7,7 @@
 # --report-both; the refusals.  Four short pairs (-D 2 or a few hundred
 # iterations).
 
-tap_plan 6
+tap_plan 7
 
 # pt_check FILE EXPR...: each Python expression holds over d, the JSON
 # document in FILE (c: the CSV's rows by column when CSV=FILE is given).
@@ -98,9 +98,10 @@ rb_wait client server &&
 		'd["test_info"]["test"] == "Send_Latency_Test" and d["test_info"]["Max_inline_data"] >= 0'
 tap_ok $? "--output=latency: \$(...) captures t_avg ($(cat "$(rb_file client.lat)" 2>/dev/null) usec), the server's lat_avg_us; --out_json's latency keys equal its CSV"
 
-# ---- the human table with -N and --cpu_util: perftest's columns 1-5, then
-# CPU_Util[%] (6th, as perftest's); -N leaves the peak empty ----
-rb_bench "human -N cpu" rb_write_bw "-s 4096 -n 1000 -N --cpu_util" '' '--csv=$RB_CASE_DIR/server.csv' &&
+# ---- the human table with -N and --cpu_util under --perftest-headers:
+# perftest's columns 1-5, then CPU_Util[%] (6th, as perftest's), without
+# our user and system columns; -N leaves the peak empty ----
+rb_bench "human -N cpu" rb_write_bw "-s 4096 -n 1000 -N --cpu_util" '--perftest-headers' '--csv=$RB_CASE_DIR/server.csv' &&
 	"$RB_PY" - "$(rb_file client.out)" <<'EOF' &&
 import re, sys
 lines = open(sys.argv[1]).read().splitlines()
@@ -108,12 +109,30 @@ i = next(k for k, l in enumerate(lines) if "#bytes" in l)
 head = re.split(r"\s{2,}", lines[i].strip())
 row = lines[i + 1].split()
 want = ["#bytes", "#iterations", "BW peak[MiB/sec]", "BW average[MiB/sec]", "MsgRate[Mpps]", "CPU_Util[%]"]
-assert head[:6] == want, head
-assert row[0] == "4096" and row[1] == "1000" and row[2] == "-", row
+assert head == want, head
+assert len(row) == 6 and row[0] == "4096" and row[1] == "1000" and row[2] == "-", row
 assert float(row[3]) > 0 and 0 <= float(row[5]) <= 100, row
 EOF
 	rb_check "$(rb_file server.csv)" 'r["bw_peak_mibps"] is None and r["bw_avg_mibps"] > 0' 'meta["no_peak"] == "not measured (-N)"'
 tap_ok $? "human table: perftest's five columns then CPU_Util[%]; -N: the peak '-' (CSV: empty)"
+
+# ---- --perftest-headers, a -D latency run: perftest's four columns; its
+# tps average times its t_avg (read_lat: a whole round trip) is the share
+# of the window spent in round trips, at most 1 ----
+rb_bench "perftest headers -D" rb_read_lat "-D 1.5 --warmup-time 0.5" '--perftest-headers' &&
+	"$RB_PY" - "$(rb_file client.out)" <<'EOF'
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+i = next(k for k, l in enumerate(lines) if "#bytes" in l)
+head = re.split(r"\s{2,}", lines[i].strip())
+row = lines[i + 1].split()
+assert head == ["#bytes", "#iterations", "t_avg[usec]", "tps average"], head
+assert len(row) == 4 and row[0] == "2" and int(row[1]) > 0, row
+busy = float(row[3]) * float(row[2]) * 1e-6
+assert 0.3 < busy <= 1.01, (row, busy)
+print("# tps average x t_avg = %.3f of the window" % busy)
+EOF
+tap_ok $? "--perftest-headers, -D latency: #bytes #iterations t_avg[usec] 'tps average', tps x t_avg within the window"
 
 # ---- --out_json_file alone writes nothing (perftest), and says so ----
 rb_bench "json file alone" rb_read_bw "-s 4096 -n 200" '--out_json_file=$RB_CASE_DIR/none.json' &&
