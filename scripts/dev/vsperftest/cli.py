@@ -65,7 +65,7 @@ def parse(argv):
                     '--reps times each, default 3 here)')
     ap.add_argument('--shorten', action='store_true',
                     help='with --line: cut each run short as the compatibility test does '
-                    '(-D 1, a few iterations)')
+                    '(-D 2 or less, a few iterations)')
     ap.add_argument('--summarize', action='store_true', help='only redo comparison.csv and the plot')
     ap.add_argument('--tag', default='', help='write runs-TAG.csv (one boot\'s runs) instead of runs.csv')
     ap.add_argument('--timeout', type=int, default=7200, help='test-bed limit in s (default 7200)')

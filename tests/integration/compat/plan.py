@@ -67,7 +67,7 @@ def main(argv):
                                     if env else '')
         d = case_dir(tmp, 'compat %d' % n)   # rb_pair's folder for that name
         o = SimpleNamespace(tool='rdmabench', bin=rb_bin, dev=dev, gid=gid, port=int(port), ip=ip,
-                            dir=d, duration=1.0, budget=8 << 20, keep_length=False)
+                            dir=d, duration=2.0, budget=8 << 20, keep_length=False)
         stdout_checks = ' stdout' in ' ' + expect
         try:
             words = expand(text, env)

@@ -5,7 +5,7 @@
 # the substitution and the checks) runs under rdmabench's name, server and
 # client on $RB_DEV, and must either mean what perftest's options asked
 # (the client's metadata and rows) or be refused as documented (exit 2 on
-# both sides, stderr naming the option).  Every run is cut short (-D 1, a
+# both sides, stderr naming the option).  Every run is cut short (-D 2, a
 # few iterations), on the case's own port, so it may run beside the others.
 # Two Python processes in all (each start costs about a second in the
 # guest): tests/integration/compat/plan.py writes every case's commands
