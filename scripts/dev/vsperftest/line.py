@@ -19,7 +19,7 @@ The substitution rule (also in tests/integration/compat/lines.txt):
   -p N        replaced by --port (added when absent)
   host        the one non-option word: the server drops it, the client's is
               --ip (added when the line was a server's half)
-  -D S        at most --duration seconds (default 1; -f M: M + 1;
+  -D S        at most --duration seconds (default 1; -f M: M + 2;
               --run_infinitely: 2, ours' warm-up is 1 s;
               16 MiB or more in one message round (size x QPs, x2
               with -b): 2)
@@ -247,7 +247,7 @@ def length(line, o):
     cap = o.duration
     margin = line.value('margin')
     if margin and re.fullmatch(r'[0-9.]+', margin):
-        cap = max(cap, float(margin) + 1)    # -f: the margin must fit in -D
+        cap = max(cap, float(margin) + 2)    # -f: the margin, then 2 s measured
     if line.find('run_infinitely'):
         cap = max(cap, 2.0)     # ours warms up 1 s before it
     size = size_bytes(line.value('size')) or 65536
