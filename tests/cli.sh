@@ -149,6 +149,33 @@ st=$?
 [ "$st" != 2 ] && grep -q -- '--report-gbits has no effect on rb_send_lat' "$tmp/err"
 ok $? "rb_send_lat --report_gbits: accepted with a note, no effect (exit $st)"
 
+# perftest's names (src/cli/compat.c), in every benchmark: a refused one
+# exits 2 naming it as perftest's, with what to use instead; never
+# "unknown option".  Its value, as a word of its own, goes with it.
+bad=""
+for b in $benches; do
+	"$top_builddir/rb_$b" --use_cuda 0 127.0.0.1 >/dev/null 2>"$tmp/err"
+	st=$?
+	{ [ "$st" = 2 ] && grep -q -- "--use_cuda is perftest's option (GPU memory), not in rdmabench yet: it comes with the memory issue (#37)" "$tmp/err" &&
+		grep -q 'instead: ' "$tmp/err" && ! grep -q 'unknown option' "$tmp/err"; } || bad="$bad rb_$b($st)"
+	"$top_builddir/rb_$b" -B 00:11:22:33:44:55 >/dev/null 2>"$tmp/err"
+	{ [ $? = 2 ] && grep -q -- "-B/--source_mac is perftest's option, refused here: raw Ethernet" "$tmp/err"; } || bad="$bad rb_$b(-B)"
+	"$top_builddir/rb_$b" --use 2>"$tmp/err" >/dev/null
+	{ [ $? = 2 ] && grep -q -- '--use is ambiguous: it could be' "$tmp/err"; } || bad="$bad rb_$b(--use)"
+done
+[ -z "$bad" ]
+ok $? "every benchmark: --use_cuda 0 and -B refused (exit 2) as perftest's, with what instead; --use ambiguous${bad:+; wrong:$bad}"
+
+# rb_mpi --plan N: the number as the next word is --plan's, as --plan=N.
+"$top_builddir/rb_mpi" --plan 64 --pattern ring >"$tmp/plan1" 2>&1
+st=$?
+"$top_builddir/rb_mpi" --plan=64 --pattern ring >"$tmp/plan2" 2>&1
+[ "$st" = 0 ] && [ $? = 0 ] && cmp -s "$tmp/plan1" "$tmp/plan2" && grep -q 'ring' "$tmp/plan1"
+ok $? "rb_mpi --plan 64 prints what --plan=64 prints (exit $st)"
+"$top_builddir/rb_mpi" --plan=64 --pat ring >"$tmp/plan3" 2>&1
+cmp -s "$tmp/plan2" "$tmp/plan3"
+ok $? "rb_mpi --pat ring: a unique prefix of its own option"
+
 # rb_read_lat: the issue's example
 "$top_builddir/rb_read_lat" --help >"$tmp/help"
 ! grep -q -- 'UD' "$tmp/help" && ! grep -q -- '^ *-r,' "$tmp/help"

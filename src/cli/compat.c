@@ -12,12 +12,15 @@
  *   VERBS, MEMORY, REFUSED: what to use instead (NULL: nothing)
  * and why (NOOP: why no figure can change; OTHER: what it is here; VERBS,
  * MEMORY, REFUSED: why not here).  One line each, no '"' in the texts:
- * man/gen-options.sh reads them with sed.
+ * man/gen-options.sh reads them (then run it: tests/docs.sh compares).
+ * A row of that name in rows.c takes the name over; building one (#36,
+ * #37) means its line here becomes SAME (tests/unit/test_compat.c fails
+ * until it does).
  */
 #include "cli/rows.h"
 
 #define RAW "raw Ethernet (perftest's raw_ethernet_* programs): not a goal of rdmabench"
-#define RAW_USE "the ib_* programs' counterparts: rb_send_bw, rb_write_bw, ..."
+#define RAW_USE "the ib_* programs' counterparts (rb_send_bw, rb_write_bw and the others)"
 #define GPU "GPU memory"
 #define GPU_USE "host memory (the default) until then"
 
@@ -168,7 +171,7 @@ const struct opt_compat options_compat[] = {
 	{ "no_enhanced_reorder", 0, 0, PC_REFUSED, "the default", "out-of-order receive WRs (vendor extension)" },
 	{ "unsolicited_write", 0, 0, PC_REFUSED, "the default", "SRD unsolicited writes (EFA only)" },
 	{ "connectionless", 0, 0, PC_VERBS, "rb_send_bw -c UD until then", "multicast (a connectionless server)" },
-	{ "cqe_poll", 0, 1, PC_REFUSED, "the default (16 completions per poll)", "the completions polled per call, given by hand" },
+	{ "cqe_poll", 0, 1, PC_REFUSED, "the engine's own batch (16 completions a poll in the bandwidth loops)", "the completions polled per call, given by hand" },
 	{ "tph_mem", 0, 1, PC_REFUSED, "--numa-node and --cpu (placement)", "PCIe TLP processing hints" },
 	{ "cpu_id", 0, 1, PC_REFUSED, "--cpu LIST (the measuring thread's CPU)", "PCIe TLP processing hints (with --tph_mem)" },
 	{ "ph", 0, 1, PC_REFUSED, "--numa-node and --cpu (placement)", "PCIe TLP processing hints" },

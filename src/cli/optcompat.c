@@ -134,6 +134,6 @@ int opt_compat_take(const struct opt_prog *p, const char *who, const struct opt_
 	}
 	if (e->ours && e->cls != PC_BUILT)
 		log_info("instead: %s", e->ours);
-	log_info("see PERFTEST OPTIONS in rdmabench(7)");
+	log_info("see PERFTEST COMPATIBILITY in rdmabench(7)");
 	return -EINVAL;
 }
