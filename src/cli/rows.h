@@ -67,7 +67,6 @@ void meta_load_tail(struct out *out, const void *o, const struct opt_row *r);
 void meta_completion(struct out *out, const void *o, const struct opt_row *r);
 void meta_min_bw(struct out *out, const void *o, const struct opt_row *r);
 
-extern const struct opt_name transport_names[], atomic_names[];
-extern const struct opt_name pt_output_names[];
+extern const struct opt_name transport_names[], atomic_names[], pt_output_names[];
 
 #endif
