@@ -16,9 +16,12 @@
 /* --interval, --run_infinitely and --min-bw together and with -D, -n, -a. */
 static int interval_check(const struct rb_options *o)
 {
-	if (o->run_infinitely && (o->duration_s > 0 || o->iters_given || o->all))
+	if (o->run_infinitely && o->duration_s > 0)
+		return options_usage_error("--run_infinitely runs one size until SIGINT/SIGTERM: drop -D/--duration "
+				   "(perftest's --run_infinitely -D N prints a line every N s: here --interval=%g)", o->duration_s);
+	if (o->run_infinitely && (o->iters_given || o->all))
 		return options_usage_error("--run_infinitely runs one size until SIGINT/SIGTERM: drop %s",
-				   o->duration_s > 0 ? "-D/--duration" : o->iters_given ? "-n/--iters" : "-a/--all");
+				   o->iters_given ? "-n/--iters" : "-a/--all");
 	if (o->min_bw_text && o->interval_s <= 0)
 		return options_usage_error("--min-bw %s applies to intervals: give --interval=SECONDS too",
 				   o->min_bw_text);
@@ -126,7 +129,7 @@ static int options_check(const struct rb_bench *b, struct rb_options *o)
 	if (o->all && o->size_given)
 		return options_usage_error("-a/--all sweeps the sizes and -s/--size sets one: give one of them");
 	if (o->duration_s > 0 && o->iters_given)
-		return options_usage_error("-n/--iters and -D/--duration cannot be combined");
+		return options_usage_error("-n/--iters and -D/--duration cannot be combined (perftest measures for -D and ignores -n): drop -n");
 	if (o->warmup_s < 0)
 		o->warmup_s = o->duration_s >= 4 || o->run_infinitely ? 1 : o->duration_s / 4;
 	if (o->duration_s > 0 && o->warmup_s >= o->duration_s)

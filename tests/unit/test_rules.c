@@ -21,7 +21,7 @@ struct rule_case {
 
 static const struct rule_case refused[] = {
 	{ "rb_send_bw", "--run_infinitely -D 3",
-	  "--run_infinitely runs one size until SIGINT/SIGTERM: drop -D/--duration" },
+	  "--run_infinitely runs one size until SIGINT/SIGTERM: drop -D/--duration (perftest's --run_infinitely -D N prints a line every N s: here --interval=3)" },
 	{ "rb_send_bw", "--run_infinitely -n 10",
 	  "--run_infinitely runs one size until SIGINT/SIGTERM: drop -n/--iters" },
 	{ "rb_send_bw", "--run_infinitely -a",
@@ -63,7 +63,7 @@ static const struct rule_case refused[] = {
 	{ "rb_send_bw", "-a -s 64",
 	  "-a/--all sweeps the sizes and -s/--size sets one: give one of them" },
 	{ "rb_send_bw", "-n 10 -D 2",
-	  "-n/--iters and -D/--duration cannot be combined" },
+	  "-n/--iters and -D/--duration cannot be combined (perftest measures for -D and ignores -n): drop -n" },
 	{ "rb_send_bw", "-D 2 --warmup-time 2",
 	  "--warmup-time: 2 s must be shorter than -D/--duration 2 s" },
 	{ "rb_send_bw", "-j 2 -R",
