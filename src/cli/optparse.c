@@ -342,8 +342,11 @@ static const struct opt_row *take_row(const struct opt_prog *p, const struct opt
 	const struct opt_row *r = NULL;
 	char name[ALT_LEN];
 
+	*n = 0;
+	if (strncmp(word, "--", 2))	/* first: a shorter word has no word + 2 */
+		return NULL;
 	*n = strcspn(word + 2, "=");
-	if (strncmp(word, "--", 2) || !*n || *n >= sizeof(name))
+	if (!*n || *n >= sizeof(name))
 		return NULL;
 	snprintf(name, sizeof(name), "%.*s", (int)*n, word + 2);
 	if ((r = opt_row_by_name(p, name)) || !prefix)
