@@ -87,6 +87,8 @@ struct rb_options {
 	bool no_numa;
 	const char *cpu_list;
 	bool hugepages;
+	bool odp;                   /* --odp: explicit on-demand paging MRs */
+	bool dmabuf;                /* --use-dmabuf: host memory as a udmabuf dma-buf */
 	/* output */
 	bool report_gbits;
 	double pcts[STATS_MAX_PCT];

@@ -104,6 +104,9 @@ static const struct opt_row rows[] = {
 	{ "disable-numa", 0, OT_FLAG, NULL, F(no_numa), .group = G_PLACE },
 	{ "cpu", 0, OT_STR, "LIST", F(cpu_list), .group = G_PLACE, .help = "pin the measuring thread to LIST (e.g. 2 or 0-3)" },
 	{ "use-hugepages", 0, OT_FLAG, NULL, F(hugepages), .group = G_PLACE, .help = "allocate buffers on huge pages" },
+	/* #37 memory: on-demand paging, host memory as a dma-buf (helper odp) */
+	{ "odp", 0, OT_FLAG, NULL, F(odp), .group = G_PLACE, .help = "register the buffers as explicit on-demand paging MRs: nothing pinned, each page faulted in on first touch", META_ON(490, "odp", "On-demand paging", MW_SET, "explicit ODP MR", NULL) },
+	{ "use-dmabuf", 0, OT_FLAG, NULL, F(dmabuf), .group = G_PLACE, .help = "buffers in host memory exported as a dma-buf (/dev/udmabuf), registered with ibv_reg_dmabuf_mr" },
 	{ "version", 'V', OT_VERSION, NULL, 0, .group = G_INFO, .help = "print the version and exit" },
 	{ "help", 'h', OT_HELP, NULL, 0, .group = G_INFO, .help = "print this help and exit" },
 };

@@ -167,13 +167,33 @@ static int qps_create_qps(struct rb_qps *q, const struct rb_options *o)
 /* PCIe relaxed ordering unless --disable-pcie-relaxed, as perftest does
  * (setup_mr_flags(), perftest_resources.c); the QPs' access flags stay
  * without it. */
-static int qps_register(struct rb_qps *q, const struct rb_options *o)
+/* --odp: the device's capabilities checked, the buffer's pages given back
+ * and the MR registered on demand (mem.h). */
+static int qps_odp_prepare(struct rb_qps *q, struct ibv_context *ctx, enum rb_verb verb, int *access)
+{
+	int err = odp_check(ctx, q->tr, verb, &q->odp);
+
+	if (err)
+		return err;
+	err = mem_drop_pages(&q->buf);
+	if (err == -EOPNOTSUPP)
+		log_err("--odp: the %s buffers cannot be paged on demand here", mem_kind_name(&q->buf));
+	*access |= IBV_ACCESS_ON_DEMAND;
+	return err;
+}
+
+static int qps_register(struct rb_qps *q, struct ibv_context *ctx, enum rb_verb verb,
+			const struct rb_options *o)
 {
 	int access = q->access | (o->no_relaxed ? 0 : IBV_ACCESS_RELAXED_ORDERING);
 
+	if (o->odp && qps_odp_prepare(q, ctx, verb, &access))
+		return -EOPNOTSUPP;
 	q->mr = mem_register(q->pd, &q->buf, &access);
 	if (!q->mr)
 		return -ENOMEM;
+	if (o->odp)
+		q->odp_resident = mem_resident_bytes(&q->buf);
 	q->relaxed = o->no_relaxed ? RO_OFF : access & IBV_ACCESS_RELAXED_ORDERING ? RO_REQUESTED : RO_REFUSED;
 	return 0;
 }
@@ -286,7 +306,7 @@ int qps_create(struct rb_qps *q, struct ibv_context *ctx, const struct rb_bench 
 	err = mem_alloc(&q->buf, mem_kind_for(o), q->slot * (size_t)q->n, p ? p->node : -1);
 	if (err)
 		goto fail;
-	err = qps_register(q, o);
+	err = qps_register(q, ctx, b->verb, o);
 	if (!err)
 		err = qps_create_cqs(q, ctx, o);
 	if (!err && create_qps)
