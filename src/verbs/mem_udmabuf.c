@@ -110,6 +110,8 @@ static int udmabuf_alloc(struct mem_buf *b, size_t len, int node)
 	b->dmabuf_offset = 0;
 	memset(b->cpu, 0, b->len);
 	b->node = mem_node_of(b->addr);
+	log_verbose("--use-dmabuf: a memfd of %zu bytes exported through " UDMABUF_DEV
+		    " as dma-buf fd %d, mapped at %p", b->len, b->dmabuf_fd, b->addr);
 	return 0;
 }
 
