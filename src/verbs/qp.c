@@ -261,12 +261,16 @@ static int qps_alloc_arrays(struct rb_qps *q)
 }
 
 /* Bytes per QP: a send area and a receive area, the latter holding -r
- * receive buffers with --validate's sends (qp.h's ring). */
+ * receive buffers with --validate's sends (qp.h's ring).  With --odp each
+ * ring buffer starts a page: a message faults in the fewest pages, and
+ * rxe's ODP copy (Linux 6.14 to 7.3.4 at least: __rxe_odp_mr_copy), which
+ * copies each packet to the start of its page, keeps a message of one
+ * packet of at most a page whole (scripts/testbed/README.testbed.md). */
 static void qps_layout(struct rb_qps *q, const struct rb_bench *b, const struct rb_options *o)
 {
 	size_t area = max_size_area(q->max_size);
 
-	q->ring_stride = ALIGN_UP(q->max_size + RB_UD_GRH, RB_LINE_BYTES);
+	q->ring_stride = ALIGN_UP(q->max_size + RB_UD_GRH, o->odp ? RB_CYCLE_BYTES : RB_LINE_BYTES);
 	if (o->validate && b->verb == VERB_SEND) {
 		q->ring = o->rx_depth;
 		if (q->ring * q->ring_stride > area)
