@@ -87,6 +87,14 @@ struct rb_options {
 	bool no_numa;
 	const char *cpu_list;
 	bool hugepages;
+	/* GPU memory (verbs/mem_cuda.c, mem_rocm.c) and --bounce */
+	int cuda_dev;               /* --use_cuda=ID (cuda_given) */
+	bool cuda_given;
+	const char *cuda_bus_id;    /* --use_cuda_bus_id=BUS */
+	bool cuda_dmabuf;           /* --use_cuda_dmabuf */
+	int rocm_dev;               /* --use_rocm=ID (rocm_given) */
+	bool rocm_given;
+	bool rocm_dmabuf;           /* --use_rocm_dmabuf */
 	/* output */
 	bool report_gbits;
 	double pcts[STATS_MAX_PCT];

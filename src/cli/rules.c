@@ -57,6 +57,26 @@ static int validate_check(const struct rb_bench *b, const struct rb_options *o)
 	return 0;
 }
 
+/* GPU memory (#37): one GPU kind, its dma-buf with it, not with huge pages. */
+static int gpu_check(const struct rb_options *o)
+{
+	bool cuda = o->cuda_given || o->cuda_bus_id, rocm = o->rocm_given;
+
+	if (cuda && rocm)
+		return options_usage_error("--use_cuda and --use_rocm cannot be combined: the buffers are in one GPU's memory; give one of them");
+	if (o->cuda_given && o->cuda_bus_id)
+		return options_usage_error("--use_cuda=%d and --use_cuda_bus_id=%s both name the GPU: give one of them",
+				   o->cuda_dev, o->cuda_bus_id);
+	if (o->cuda_dmabuf && !cuda)
+		return options_usage_error("--use_cuda_dmabuf registers CUDA memory: give --use_cuda=ID (or --use_cuda_bus_id) too");
+	if (o->rocm_dmabuf && !rocm)
+		return options_usage_error("--use_rocm_dmabuf registers ROCm memory: give --use_rocm=ID too");
+	if ((cuda || rocm) && o->hugepages)
+		return options_usage_error("--use-hugepages and --use_%s cannot be combined: the buffers are in the GPU's memory",
+				   cuda ? "cuda" : "rocm");
+	return 0;
+}
+
 /* --load: its own rules (load.c), then what it does not run with yet. */
 static int load_opts_check(const struct rb_bench *b, struct rb_options *o)
 {
@@ -142,7 +162,7 @@ static int options_check(const struct rb_bench *b, struct rb_options *o)
 	if (o->threads > 1 && (o->interval_s > 0 || o->run_infinitely))
 		return options_usage_error("-j/--threads %u cannot be combined with %s yet (one row of intervals per thread is not written)",
 				   o->threads, o->interval_s > 0 ? "--interval" : "--run_infinitely");
-	if (interval_check(o) || validate_check(b, o) || load_opts_check(b, o))
+	if (interval_check(o) || validate_check(b, o) || load_opts_check(b, o) || gpu_check(o))
 		return -EINVAL;
 	if (pt_output_check(b, o))
 		return -EINVAL;

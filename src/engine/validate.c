@@ -27,6 +27,10 @@
  *              fixed payload (the latency loops write no payload per
  *              message); write_lat: its one slot after the run.
  * The sequence numbers are each QP's WR count from 0 (warm-up included).
+ * Memory the CPU may not touch (GPU memory, mem.h) is checked on a host
+ * copy (its stage): what is written here is pushed to the buffer before
+ * the device reads it, what the device wrote is pulled before it is
+ * checked (vpush, vpull: nothing for host memory).
  */
 #include "engine/internal.h"
 
@@ -54,6 +58,29 @@ static void validate_note(struct rb_session *s, int i, uint64_t msg, int64_t off
 		v->first_off = off;
 		v->first_qp = i;
 	}
+}
+
+/* A copy that failed (said by the kind) counts as a wrong payload. */
+static void vcopied(struct rb_session *s, int err)
+{
+	if (err)
+		validate_note(s, 0, 0, 0);
+}
+
+static void vpush(struct rb_session *s, const uint8_t *p, size_t len)
+{
+	const struct mem_buf *b = &s->conn.q.buf;
+
+	if (mem_staged(b))
+		vcopied(s, mem_push(b, (size_t)(p - (const uint8_t *)b->view), len));
+}
+
+static void vpull(struct rb_session *s, const uint8_t *p, size_t len)
+{
+	const struct mem_buf *b = &s->conn.q.buf;
+
+	if (mem_staged(b))
+		vcopied(s, mem_pull(b, (size_t)(p - (const uint8_t *)b->view), len));
 }
 
 /* Slot 0 of QP 0, for the tests: a byte the peer must find changed
@@ -106,6 +133,7 @@ static void validate_areas(struct rb_session *s)
 		if (v == VERB_READ && s->is_client && !s->conn.q.tx_ring)
 			memset(send, 0, span);
 	}
+	vpush(s, s->conn.q.buf.view, s->conn.q.buf.len);
 }
 
 int validate_prepare(struct rb_session *s)
@@ -176,6 +204,7 @@ void validate_stamp(struct rb_session *s, int i, struct ibv_send_wr *wr, uint64_
 	else
 		pattern_fill(buf, s->run.size, (uint32_t)i, VTAG(k));
 	stamp_fault(s, i, k, wr, buf);
+	vpush(s, buf, s->bench->verb == VERB_ATOMIC ? sizeof(uint64_t) : s->run.size);
 	wr->sg_list->addr = (uintptr_t)qps_tx_buf(&s->conn.q, i, k);
 }
 
@@ -205,6 +234,7 @@ void validate_recv(struct rb_session *s, int i, uint64_t c)
 {
 	const uint8_t *buf = qps_cpu_ring_buf(&s->conn.q, i, c);
 
+	vpull(s, buf, s->run.size + (s->conn.q.tr == TR_UD ? RB_UD_GRH : 0));
 	if (s->conn.q.tr == TR_UD)
 		buf += RB_UD_GRH;
 	validate_note(s, i, c, pattern_check(buf, s->run.size, (uint32_t)i, recv_want(s, i, c, buf)));
@@ -214,8 +244,12 @@ void validate_recv(struct rb_session *s, int i, uint64_t c)
  * a receive that brought nothing (its one payload is fixed) shows. */
 void validate_poison_recv(struct rb_session *s, int i)
 {
-	if (s->bench->metric == METRIC_LAT)
-		memset(qps_cpu_ring_buf(&s->conn.q, i, s->conn.q.ring_posted[i]), 0, s->run.size + RB_UD_GRH);
+	uint8_t *buf = qps_cpu_ring_buf(&s->conn.q, i, s->conn.q.ring_posted[i]);
+
+	if (s->bench->metric == METRIC_LAT) {
+		memset(buf, 0, s->run.size + RB_UD_GRH);
+		vpush(s, buf, s->run.size + RB_UD_GRH);
+	}
 }
 
 /* Reads k .. k + n - 1 of QP i have completed: each one's buffer holds
@@ -230,9 +264,12 @@ void validate_reads(struct rb_session *s, int i, uint64_t k, uint64_t n)
 	for (uint64_t e = k + n; k < e; k++) {
 		uint8_t *buf = s->conn.q.tx_ring ? qps_cpu_tx_buf(&s->conn.q, i, k) : area + k % slots * stride;
 
+		vpull(s, buf, s->run.size);
 		validate_note(s, i, k, pattern_diff(buf, vref_slot(s, i, k % slots), s->run.size));
-		if (!s->conn.q.tx_ring)
+		if (!s->conn.q.tx_ring) {
 			memset(buf, 0, s->run.size);
+			vpush(s, buf, s->run.size);
+		}
 	}
 }
 
@@ -242,6 +279,7 @@ static void validate_atomics(struct rb_session *s, int i, uint64_t k, uint64_t n
 	for (uint64_t e = k + n; k < e; k++) {
 		uint64_t got;
 
+		vpull(s, qps_cpu_tx_buf(&s->conn.q, i, k), sizeof(got));
 		memcpy(&got, qps_cpu_tx_buf(&s->conn.q, i, k), sizeof(got));
 		validate_note(s, i, k, atomic_result(s, i, k, got, !s->val->res.errors) ? 0 : PATTERN_NONE);
 	}
@@ -294,7 +332,10 @@ static void validate_target(struct rb_session *s)
 
 	for (int i = 0; i < s->conn.q.n && len; i++) {
 		const uint8_t *area = qps_cpu_recv_area(&s->conn.q, i);
-		uint64_t n = s->run.iters ? s->run.iters + s->run.warmup_iters : target_count(s, i, area);
+		uint64_t n;
+
+		vpull(s, area, slots * stride);
+		n = s->run.iters ? s->run.iters + s->run.warmup_iters : target_count(s, i, area);
 
 		for (uint64_t j = 0; j < slots && j < n; j++) {
 			const uint8_t *buf = area + j * stride;

@@ -264,6 +264,7 @@ int qps_create(struct rb_qps *q, struct ibv_context *ctx, const struct rb_bench 
 	       const struct rb_options *o, size_t max_size, const struct placement *p,
 	       bool create_qps)
 {
+	struct mem_dev dev;
 	int err;
 
 	memset(q, 0, sizeof(*q));
@@ -283,7 +284,8 @@ int qps_create(struct rb_qps *q, struct ibv_context *ctx, const struct rb_bench 
 		log_err("ibv_alloc_pd failed: %s", strerror(errno));
 		goto fail;
 	}
-	err = mem_alloc(&q->buf, mem_kind_for(o), q->slot * (size_t)q->n, p ? p->node : -1);
+	mem_dev_for(o, &dev);
+	err = mem_alloc_dev(&q->buf, mem_kind_for(o), q->slot * (size_t)q->n, p ? p->node : -1, &dev);
 	if (err)
 		goto fail;
 	err = qps_register(q, o);

@@ -130,25 +130,26 @@ static inline char *qps_tx_buf(const struct rb_qps *q, int i, uint64_t k)
 
 /* The same places for the CPU to load and store: only where the memory
  * kind lets it (mem_cpu_ok(&q->buf), checked once at setup:
- * engine/touch.c); NULL-based otherwise, never a device address. */
+ * engine/touch.c), or on its host copy (--validate: mem.h's stage);
+ * NULL-based otherwise, never a device address. */
 static inline uint8_t *qps_cpu_send_area(const struct rb_qps *q, int i)
 {
-	return (uint8_t *)q->buf.cpu + qps_send_off(q, i);
+	return (uint8_t *)q->buf.view + qps_send_off(q, i);
 }
 
 static inline uint8_t *qps_cpu_recv_area(const struct rb_qps *q, int i)
 {
-	return (uint8_t *)q->buf.cpu + qps_recv_off(q, i);
+	return (uint8_t *)q->buf.view + qps_recv_off(q, i);
 }
 
 static inline uint8_t *qps_cpu_ring_buf(const struct rb_qps *q, int i, uint64_t n)
 {
-	return (uint8_t *)q->buf.cpu + qps_ring_off(q, i, n);
+	return (uint8_t *)q->buf.view + qps_ring_off(q, i, n);
 }
 
 static inline uint8_t *qps_cpu_tx_buf(const struct rb_qps *q, int i, uint64_t k)
 {
-	return (uint8_t *)q->buf.cpu + qps_tx_off(q, i, k);
+	return (uint8_t *)q->buf.view + qps_tx_off(q, i, k);
 }
 
 /* The peer's receive area of QP i (the target of writes, reads, atomics). */

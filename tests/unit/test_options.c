@@ -244,6 +244,10 @@ static int parse_spelt(const char *name, const char *spelt, int has_arg, struct 
 		rc = parse(&bw, o, word, "--interval=1", "h", NULL);
 	else if (!strncmp(name, "load-", 5))	/* only with --load */
 		rc = parse(&full, o, word, "--load=write_bw", "-R", "-c", "UC", "h", NULL);
+	else if (!strcmp(name, "use-cuda-dmabuf"))	/* only with --use-cuda */
+		rc = parse(&full, o, word, "--use-cuda=1", "-R", "-c", "UC", "h", NULL);
+	else if (!strcmp(name, "use-rocm-dmabuf"))	/* only with --use-rocm */
+		rc = parse(&full, o, word, "--use-rocm=1", "-R", "-c", "UC", "h", NULL);
 	else if (!strcmp(name, "threads"))	/* -j with -R: a usage error */
 		rc = parse(&full, o, word, "-c", "UC", "h", NULL);
 	else
