@@ -127,10 +127,10 @@ static int cuda_open(struct cuda_buf *c, const struct mem_dev *d)
 	if (CU(init, 0))
 		return cuda_fail("cuInit", r);
 	if (d->bus_id ? CU(dev_by_bus, &c->dev, d->bus_id) : CU(dev_get, &c->dev, d->id)) {
-		log_err("--use_cuda: no CUDA GPU %s%s: %s", d->bus_id ? "at bus id " : "",
-			d->bus_id ? d->bus_id : "", cuda_err(r));
-		if (!d->bus_id)
-			log_err("(GPU %d asked for)", d->id);
+		if (d->bus_id)
+			log_err("--use_cuda_bus_id: no CUDA GPU at bus id %s: %s", d->bus_id, cuda_err(r));
+		else
+			log_err("--use_cuda: no CUDA GPU %d: %s", d->id, cuda_err(r));
 		return -ENODEV;
 	}
 	if (CU(dev_name, c->name, (int)sizeof(c->name), c->dev) ||

@@ -1,0 +1,515 @@
+/*
+ * A stand-in for the GPU drivers, for the tests only (never installed):
+ * built as libcuda.so.1, libamdhip64.so and libhsa-runtime64.so.1 in
+ * build/tests/standin/, so that rdmabench's dlopen (src/verbs/mem_cuda.c,
+ * mem_rocm.c) finds it in place of the driver when LD_LIBRARY_PATH names
+ * that folder.  The "GPU memory" is host memory (mmap): an RDMA device
+ * (rxe) registers it directly.  What runs on it is real RDMA; only the
+ * GPU is a stand-in.
+ *
+ * Every call is checked as the driver would: a call before cuInit/hipInit,
+ * an unknown device, no context current in the calling thread, an unknown
+ * pointer, a double free, a copy out of an allocation's range, a dma-buf
+ * range outside one: an error code and a line on the log.
+ *
+ * Environment:
+ *   RB_STANDIN_LOG=FILE     each call's line and, at exit, the counts:
+ *                           "standin: exit pid P allocs A frees F htod H
+ *                           dtoh D memsets M exports E errors X"
+ *   RB_STANDIN_GPUS=N       devices (default 2): bus ids 0000:a0:00.0, ...
+ *   RB_STANDIN_MEMTYPE=managed|host   what cuPointerGetAttribute says of
+ *                           an allocation (default: device memory)
+ *   RB_STANDIN_DMABUF=0     CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED is 0
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define EXPORT __attribute__((visibility("default")))
+#define MAX_ALLOCS 1024
+#define MAX_GPUS 8
+
+enum { OK = 0, E_VALUE = 1, E_NOT_INIT = 3, E_DEVICE = 101, E_CONTEXT = 201 };
+
+struct alloc {
+	uintptr_t p;
+	size_t len;
+};
+
+static struct {
+	pthread_mutex_t lock;
+	int cuda_init, hip_init;
+	int retained[MAX_GPUS];
+	struct alloc a[MAX_ALLOCS];
+	unsigned long allocs, frees, htod, dtoh, memsets, exports, errors;
+} g = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static __thread int cur_ctx;    /* 1 + device whose context is current, 0: none */
+static __thread int hip_dev;
+
+static void say(const char *fmt, ...)
+{
+	const char *path = getenv("RB_STANDIN_LOG");
+	FILE *f;
+	va_list ap;
+
+	if (!path || !(f = fopen(path, "a")))
+		return;
+	fprintf(f, "standin: pid %d ", (int)getpid());
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fputc('\n', f);
+	fclose(f);
+}
+
+static int fail(int code, const char *call, const char *why)
+{
+	__atomic_add_fetch(&g.errors, 1, __ATOMIC_RELAXED);
+	say("error %s: %s (%d)", call, why, code);
+	return code;
+}
+
+static int ngpus(void)
+{
+	const char *s = getenv("RB_STANDIN_GPUS");
+	int n = s ? atoi(s) : 2;
+
+	return n < 0 ? 0 : n > MAX_GPUS ? MAX_GPUS : n;
+}
+
+__attribute__((destructor)) static void standin_exit(void)
+{
+	say("exit allocs %lu frees %lu htod %lu dtoh %lu memsets %lu exports %lu errors %lu",
+	    g.allocs, g.frees, g.htod, g.dtoh, g.memsets, g.exports, g.errors);
+}
+
+/* For tests/unit/test_mem_gpu.c: the counts so far. */
+EXPORT void rb_standin_counts(unsigned long c[7])
+{
+	unsigned long v[7] = { g.allocs, g.frees, g.htod, g.dtoh, g.memsets, g.exports, g.errors };
+
+	memcpy(c, v, sizeof(v));
+}
+
+/* ---- allocations (both APIs) ------------------------------------------ */
+
+static int mem_new(uintptr_t *out, size_t len)
+{
+	void *p;
+
+	if (len == 0)
+		return E_VALUE;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return 2;       /* CUDA_ERROR_OUT_OF_MEMORY */
+	pthread_mutex_lock(&g.lock);
+	for (int i = 0; i < MAX_ALLOCS; i++)
+		if (!g.a[i].p) {
+			g.a[i] = (struct alloc){ (uintptr_t)p, len };
+			g.allocs++;
+			pthread_mutex_unlock(&g.lock);
+			*out = (uintptr_t)p;
+			say("alloc %#lx %zu", (unsigned long)*out, len);
+			return OK;
+		}
+	pthread_mutex_unlock(&g.lock);
+	munmap(p, len);
+	return 2;
+}
+
+/* The allocation that holds [p, p + len), or NULL. */
+static struct alloc *mem_find(uintptr_t p, size_t len)
+{
+	for (int i = 0; i < MAX_ALLOCS; i++)
+		if (g.a[i].p && p >= g.a[i].p && p - g.a[i].p <= g.a[i].len &&
+		    len <= g.a[i].len - (p - g.a[i].p))
+			return &g.a[i];
+	return NULL;
+}
+
+static int mem_del(uintptr_t p, const char *call)
+{
+	struct alloc *a;
+
+	pthread_mutex_lock(&g.lock);
+	a = mem_find(p, 0);
+	if (!a || a->p != p) {
+		pthread_mutex_unlock(&g.lock);
+		return fail(E_VALUE, call, "not an allocation (a bad pointer or a double free)");
+	}
+	munmap((void *)a->p, a->len);
+	a->p = 0;
+	g.frees++;
+	pthread_mutex_unlock(&g.lock);
+	say("free %#lx", (unsigned long)p);
+	return OK;
+}
+
+/* A copy of len bytes: dev (the device side) within an allocation. */
+static int mem_copy(void *dst, const void *src, size_t len, uintptr_t dev, unsigned long *n,
+		    const char *call)
+{
+	int found;
+
+	pthread_mutex_lock(&g.lock);
+	found = mem_find(dev, len) != NULL;
+	pthread_mutex_unlock(&g.lock);
+	if (!found)
+		return fail(E_VALUE, call, "out of any allocation's range");
+	memcpy(dst, src, len);
+	__atomic_add_fetch(n, 1, __ATOMIC_RELAXED);
+	return OK;
+}
+
+static int dmabuf_fd(uintptr_t p, size_t len, const char *call)
+{
+	int fd, found;
+
+	pthread_mutex_lock(&g.lock);
+	found = mem_find(p, len) != NULL;
+	pthread_mutex_unlock(&g.lock);
+	if (!found || len == 0)
+		return -fail(E_VALUE, call, "the range is not within one allocation");
+	fd = memfd_create("rb-standin-dmabuf", MFD_CLOEXEC);
+	if (fd < 0)
+		return -fail(E_VALUE, call, "memfd_create failed");
+	__atomic_add_fetch(&g.exports, 1, __ATOMIC_RELAXED);
+	say("export %#lx %zu fd %d", (unsigned long)p, len, fd);
+	return fd;
+}
+
+/* ---- CUDA driver API (libcuda.so.1) ------------------------------------- */
+
+#define CU_READY(call) do { if (!g.cuda_init) return fail(E_NOT_INIT, call, "cuInit was not called"); } while (0)
+#define CU_CTX(call) do { CU_READY(call); if (!cur_ctx) return fail(E_CONTEXT, call, "no context current in this thread"); } while (0)
+
+EXPORT int cuInit(unsigned flags)
+{
+	if (flags)
+		return fail(E_VALUE, "cuInit", "flags must be 0");
+	g.cuda_init = 1;
+	say("cuInit");
+	return OK;
+}
+
+EXPORT int cuDriverGetVersion(int *v)
+{
+	*v = 12080;
+	return OK;
+}
+
+EXPORT int cuDeviceGetCount(int *n)
+{
+	CU_READY("cuDeviceGetCount");
+	*n = ngpus();
+	return OK;
+}
+
+EXPORT int cuDeviceGet(int *dev, int ordinal)
+{
+	CU_READY("cuDeviceGet");
+	if (ordinal < 0 || ordinal >= ngpus())
+		return fail(E_DEVICE, "cuDeviceGet", "no such device");
+	*dev = ordinal;
+	return OK;
+}
+
+EXPORT int cuDeviceGetByPCIBusId(int *dev, const char *bus)
+{
+	unsigned b;
+
+	CU_READY("cuDeviceGetByPCIBusId");
+	if (!bus || sscanf(bus, "0000:%x:00.0", &b) != 1 || b < 0xa0 || (int)(b - 0xa0) >= ngpus())
+		return fail(E_DEVICE, "cuDeviceGetByPCIBusId", "no device at that bus id");
+	*dev = (int)(b - 0xa0);
+	return OK;
+}
+
+static int dev_ok(int dev)
+{
+	return dev >= 0 && dev < ngpus();
+}
+
+EXPORT int cuDeviceGetName(char *name, int len, int dev)
+{
+	CU_READY("cuDeviceGetName");
+	if (!dev_ok(dev) || len <= 0)
+		return fail(E_DEVICE, "cuDeviceGetName", "no such device");
+	snprintf(name, (size_t)len, "rdmabench stand-in GPU %d (host memory)", dev);
+	return OK;
+}
+
+EXPORT int cuDeviceGetPCIBusId(char *bus, int len, int dev)
+{
+	CU_READY("cuDeviceGetPCIBusId");
+	if (!dev_ok(dev) || len <= 0)
+		return fail(E_DEVICE, "cuDeviceGetPCIBusId", "no such device");
+	snprintf(bus, (size_t)len, "0000:%02x:00.0", 0xa0 + dev);
+	return OK;
+}
+
+EXPORT int cuDeviceGetAttribute(int *v, int attr, int dev)
+{
+	const char *s = getenv("RB_STANDIN_DMABUF");
+
+	CU_READY("cuDeviceGetAttribute");
+	if (!dev_ok(dev))
+		return fail(E_DEVICE, "cuDeviceGetAttribute", "no such device");
+	*v = attr == 124 ? !(s && !strcmp(s, "0")) : 0;
+	return OK;
+}
+
+EXPORT int cuDevicePrimaryCtxRetain(void **ctx, int dev)
+{
+	CU_READY("cuDevicePrimaryCtxRetain");
+	if (!dev_ok(dev))
+		return fail(E_DEVICE, "cuDevicePrimaryCtxRetain", "no such device");
+	__atomic_add_fetch(&g.retained[dev], 1, __ATOMIC_RELAXED);
+	*ctx = (void *)(uintptr_t)(dev + 1);
+	return OK;
+}
+
+EXPORT int cuDevicePrimaryCtxRelease_v2(int dev)
+{
+	CU_READY("cuDevicePrimaryCtxRelease");
+	if (!dev_ok(dev) || __atomic_sub_fetch(&g.retained[dev], 1, __ATOMIC_RELAXED) < 0)
+		return fail(E_CONTEXT, "cuDevicePrimaryCtxRelease", "not retained");
+	return OK;
+}
+
+EXPORT int cuCtxSetCurrent(void *ctx)
+{
+	int d = (int)(uintptr_t)ctx - 1;
+
+	CU_READY("cuCtxSetCurrent");
+	if (ctx && (!dev_ok(d) || g.retained[d] <= 0))
+		return fail(E_CONTEXT, "cuCtxSetCurrent", "not a live context");
+	cur_ctx = ctx ? d + 1 : 0;
+	return OK;
+}
+
+EXPORT int cuMemAlloc_v2(unsigned long long *p, size_t len)
+{
+	uintptr_t u;
+	int r;
+
+	CU_CTX("cuMemAlloc");
+	r = mem_new(&u, len);
+	if (r)
+		return fail(r, "cuMemAlloc", "cannot allocate");
+	*p = u;
+	return OK;
+}
+
+EXPORT int cuMemFree_v2(unsigned long long p)
+{
+	CU_CTX("cuMemFree");
+	return mem_del((uintptr_t)p, "cuMemFree");
+}
+
+EXPORT int cuMemcpyHtoD_v2(unsigned long long dst, const void *src, size_t len)
+{
+	CU_CTX("cuMemcpyHtoD");
+	return mem_copy((void *)(uintptr_t)dst, src, len, (uintptr_t)dst, &g.htod, "cuMemcpyHtoD");
+}
+
+EXPORT int cuMemcpyDtoH_v2(void *dst, unsigned long long src, size_t len)
+{
+	CU_CTX("cuMemcpyDtoH");
+	return mem_copy(dst, (const void *)(uintptr_t)src, len, (uintptr_t)src, &g.dtoh, "cuMemcpyDtoH");
+}
+
+EXPORT int cuMemsetD8_v2(unsigned long long p, unsigned char v, size_t len)
+{
+	int found;
+
+	CU_CTX("cuMemsetD8");
+	pthread_mutex_lock(&g.lock);
+	found = mem_find((uintptr_t)p, len) != NULL;
+	pthread_mutex_unlock(&g.lock);
+	if (!found)
+		return fail(E_VALUE, "cuMemsetD8", "out of any allocation's range");
+	memset((void *)(uintptr_t)p, v, len);
+	__atomic_add_fetch(&g.memsets, 1, __ATOMIC_RELAXED);
+	return OK;
+}
+
+/* CU_POINTER_ATTRIBUTE_MEMORY_TYPE (2): device (2), or host (1) or
+ * unified (4) as RB_STANDIN_MEMTYPE says; IS_MANAGED (8). */
+EXPORT int cuPointerGetAttribute(void *data, int attr, unsigned long long p)
+{
+	const char *t = getenv("RB_STANDIN_MEMTYPE");
+	int managed = t && !strcmp(t, "managed"), host = t && !strcmp(t, "host"), found;
+
+	CU_READY("cuPointerGetAttribute");
+	pthread_mutex_lock(&g.lock);
+	found = mem_find((uintptr_t)p, 0) != NULL;
+	pthread_mutex_unlock(&g.lock);
+	if (!found)
+		return fail(E_VALUE, "cuPointerGetAttribute", "not an allocation");
+	if (attr == 2)
+		*(unsigned *)data = managed ? 4 : host ? 1 : 2;
+	else if (attr == 8)
+		*(unsigned *)data = (unsigned)managed;
+	else
+		return fail(E_VALUE, "cuPointerGetAttribute", "attribute not in the stand-in");
+	return OK;
+}
+
+EXPORT int cuMemGetHandleForAddressRange(void *handle, unsigned long long p, size_t len, int type,
+					 unsigned long long flags)
+{
+	int fd;
+
+	CU_CTX("cuMemGetHandleForAddressRange");
+	if (type != 1 || flags)
+		return fail(E_VALUE, "cuMemGetHandleForAddressRange", "type must be DMA_BUF_FD, flags 0");
+	if ((p | len) & (uintptr_t)(sysconf(_SC_PAGESIZE) - 1))
+		return fail(E_VALUE, "cuMemGetHandleForAddressRange", "range not aligned to the host page");
+	fd = dmabuf_fd((uintptr_t)p, len, "cuMemGetHandleForAddressRange");
+	if (fd < 0)
+		return -fd;
+	*(int *)handle = fd;
+	return OK;
+}
+
+EXPORT int cuGetErrorString(int r, const char **s)
+{
+	switch (r) {
+	case OK: *s = "no error"; break;
+	case E_VALUE: *s = "invalid argument (stand-in)"; break;
+	case 2: *s = "out of memory (stand-in)"; break;
+	case E_NOT_INIT: *s = "initialization error (stand-in)"; break;
+	case E_DEVICE: *s = "invalid device ordinal (stand-in)"; break;
+	case E_CONTEXT: *s = "invalid device context (stand-in)"; break;
+	default: *s = NULL; return E_VALUE;
+	}
+	return OK;
+}
+
+/* ---- HIP (libamdhip64.so) and HSA (libhsa-runtime64.so.1) ------------ */
+
+#define HIP_READY(call) do { if (!g.hip_init) return fail(E_NOT_INIT, call, "hipInit was not called"); } while (0)
+
+EXPORT int hipInit(unsigned flags)
+{
+	(void)flags;
+	g.hip_init = 1;
+	say("hipInit");
+	return OK;
+}
+
+EXPORT int hipSetDevice(int dev)
+{
+	HIP_READY("hipSetDevice");
+	if (!dev_ok(dev))
+		return fail(E_DEVICE, "hipSetDevice", "no such device");
+	hip_dev = dev + 1;
+	return OK;
+}
+
+EXPORT int hipDeviceGetName(char *name, int len, int dev)
+{
+	HIP_READY("hipDeviceGetName");
+	if (!dev_ok(dev) || len <= 0)
+		return fail(E_DEVICE, "hipDeviceGetName", "no such device");
+	snprintf(name, (size_t)len, "rdmabench stand-in GPU %d (host memory)", dev);
+	return OK;
+}
+
+EXPORT int hipDeviceGetPCIBusId(char *bus, int len, int dev)
+{
+	HIP_READY("hipDeviceGetPCIBusId");
+	if (!dev_ok(dev) || len <= 0)
+		return fail(E_DEVICE, "hipDeviceGetPCIBusId", "no such device");
+	snprintf(bus, (size_t)len, "0000:%02x:00.0", 0xa0 + dev);
+	return OK;
+}
+
+#define HIP_DEV(call) do { HIP_READY(call); if (!hip_dev) return fail(E_CONTEXT, call, "hipSetDevice was not called in this thread"); } while (0)
+
+EXPORT int hipMalloc(void **p, size_t len)
+{
+	uintptr_t u;
+	int r;
+
+	HIP_DEV("hipMalloc");
+	r = mem_new(&u, len);
+	if (r)
+		return fail(r, "hipMalloc", "cannot allocate");
+	*p = (void *)u;
+	return OK;
+}
+
+EXPORT int hipFree(void *p)
+{
+	HIP_DEV("hipFree");
+	return mem_del((uintptr_t)p, "hipFree");
+}
+
+EXPORT int hipMemcpy(void *dst, const void *src, size_t len, int kind)
+{
+	HIP_DEV("hipMemcpy");
+	if (kind == 1)
+		return mem_copy(dst, src, len, (uintptr_t)dst, &g.htod, "hipMemcpy");
+	if (kind == 2)
+		return mem_copy(dst, src, len, (uintptr_t)src, &g.dtoh, "hipMemcpy");
+	return fail(E_VALUE, "hipMemcpy", "kind not host-to-device or device-to-host");
+}
+
+EXPORT int hipMemset(void *p, int v, size_t len)
+{
+	int found;
+
+	HIP_DEV("hipMemset");
+	pthread_mutex_lock(&g.lock);
+	found = mem_find((uintptr_t)p, len) != NULL;
+	pthread_mutex_unlock(&g.lock);
+	if (!found)
+		return fail(E_VALUE, "hipMemset", "out of any allocation's range");
+	memset(p, v, len);
+	__atomic_add_fetch(&g.memsets, 1, __ATOMIC_RELAXED);
+	return OK;
+}
+
+EXPORT const char *hipGetErrorString(int r)
+{
+	const char *s = NULL;
+
+	return cuGetErrorString(r, &s) == OK && s ? s : "unknown error (stand-in)";
+}
+
+/* The export, in the copy of the stand-in that is libamdhip64.so (whose
+ * allocations they are): libhsa-runtime64.so.1 is another copy. */
+EXPORT int rb_standin_hip_export(const void *p, size_t len, int *fd, uint64_t *off)
+{
+	int r;
+
+	if (!g.hip_init)
+		return fail(0x1001, "hsa_amd_portable_export_dmabuf", "the runtime is not initialized");
+	r = dmabuf_fd((uintptr_t)p, len, "hsa_amd_portable_export_dmabuf");
+	if (r < 0)
+		return 0x1001;  /* HSA_STATUS_ERROR_INVALID_ARGUMENT */
+	*fd = r;
+	*off = 0;
+	return 0;
+}
+
+EXPORT int hsa_amd_portable_export_dmabuf(const void *p, size_t len, int *fd, uint64_t *off)
+{
+	void *h = dlopen("libamdhip64.so", RTLD_NOW | RTLD_NOLOAD);
+	int (*fn)(const void *, size_t, int *, uint64_t *) =
+		h ? (int (*)(const void *, size_t, int *, uint64_t *))dlsym(h, "rb_standin_hip_export") : NULL;
+
+	if (!fn)
+		return fail(0x1001, "hsa_amd_portable_export_dmabuf", "libamdhip64.so is not loaded");
+	return fn(p, len, fd, off);
+}
