@@ -12,7 +12,7 @@
 # run-all.sh.
 
 # The cases below, skips included (tap_plan: lib.sh).
-tap_plan 8
+tap_plan 7
 
 t37_standin=$top_builddir/tests/standin
 
