@@ -95,6 +95,7 @@ struct rb_options {
 	int rocm_dev;               /* --use_rocm=ID (rocm_given) */
 	bool rocm_given;
 	bool rocm_dmabuf;           /* --use_rocm_dmabuf */
+	bool bounce;                /* --bounce: staged through a host buffer */
 	/* output */
 	bool report_gbits;
 	double pcts[STATS_MAX_PCT];

@@ -110,6 +110,7 @@ static const struct opt_row rows[] = {
 	{ "use-cuda-dmabuf", 0, OT_FLAG, NULL, F(cuda_dmabuf), .group = G_PLACE, .help = "with --use-cuda: register the GPU memory through a dma-buf fd (ibv_reg_dmabuf_mr)" },
 	{ "use-rocm", 0, OT_INT, "ID", F(rocm_dev), R(0, 1023), GIVEN(rocm_given), .group = G_PLACE, .help = "buffers in the memory of ROCm GPU ID (libamdhip64.so loaded at run time), registered as peer memory" },
 	{ "use-rocm-dmabuf", 0, OT_FLAG, NULL, F(rocm_dmabuf), .group = G_PLACE, .help = "with --use-rocm: register the GPU memory through a dma-buf fd (libhsa-runtime64's export)" },
+	{ "bounce", 0, OT_FLAG, NULL, F(bounce), .feat = FEAT_BANDWIDTH, .group = G_PLACE, .help = "register a host buffer and copy each message through it (to it before a send or write, from it after a receive or read): the cost of no GPUDirect" },
 	{ "version", 'V', OT_VERSION, NULL, 0, .group = G_INFO, .help = "print the version and exit" },
 	{ "help", 'h', OT_HELP, NULL, 0, .group = G_INFO, .help = "print this help and exit" },
 };

@@ -319,7 +319,7 @@ static int run_size(struct rb_session *s, struct report *r, bool *partial)
 	err = s->team && !trows ? -ENOMEM : workers_prepare(s, &ws);
 	if (!err)
 		err = size_loops(s, r, &ws, ctr_delta);
-	if (!err && s->opt->validate)
+	if (!err && (s->opt->validate || s->opt->bounce))
 		validate_after(s);
 	if (!err) {
 		m = workers_sum(ws.w, ws.n, &sum);

@@ -70,7 +70,7 @@ static void meta_placement(struct report *r, const struct rb_session *s)
 		out_meta_str(r->out, "buffer_node", "Buffer node", "unknown");
 	out_meta_str(r->out, "memory_kind", "Memory", mem_kind_name(&s->conn.q.buf));
 	out_meta_u64(r->out, "memory_page_bytes", "Memory page[B]", s->conn.q.buf.page);
-	mem_meta(r->out, &s->conn.q.buf);
+	mem_meta(r->out, &s->conn.q.buf, &s->conn.q.bounce);
 	if (p->cpu >= 0)
 		out_meta_u64(r->out, "cpu", "CPU", (uint64_t)p->cpu);
 	else

@@ -128,10 +128,17 @@ void mem_stage_close(struct mem_buf *b);
 int mem_push(const struct mem_buf *b, size_t off, size_t len);
 int mem_pull(const struct mem_buf *b, size_t off, size_t len);
 
-/* The metadata of b's memory: memory_device, memory_bus_id and
- * memory_registration ("ibv_reg_mr", "ibv_reg_dmabuf_mr"), memory_staging. */
+/* The metadata of b's memory, where it is a GPU's or goes through the
+ * host buffer bounce (--bounce; ops NULL: none): memory_device,
+ * memory_bus_id, memory_registration, memory_staging, memory_bounce. */
 struct out;
-void mem_meta(struct out *out, const struct mem_buf *b);
+void mem_meta(struct out *out, const struct mem_buf *b, const struct mem_buf *bounce);
+
+/* len bytes of b at off to the host's dst (b_to_host), or from src
+ * (b_from_host): memcpy where the CPU may touch b, else the kind's copy.
+ * 0 or -errno (said). */
+int mem_to_host(void *dst, const struct mem_buf *b, size_t off, size_t len);
+int mem_from_host(struct mem_buf *b, size_t off, const void *src, size_t len);
 
 /* Node of the page at addr (get_mempolicy MPOL_F_NODE|MPOL_F_ADDR), -1 unknown. */
 int mem_node_of(const void *addr);

@@ -117,19 +117,48 @@ int mem_pull(const struct mem_buf *b, size_t off, size_t len)
 	return err;
 }
 
+/* ---- copies for --bounce ------------------------------------------------- */
+
+int mem_to_host(void *dst, const struct mem_buf *b, size_t off, size_t len)
+{
+	if (b->cpu) {
+		memcpy(dst, (const char *)b->cpu + off, len);
+		return 0;
+	}
+	return b->ops->to_host(dst, b, off, len);
+}
+
+int mem_from_host(struct mem_buf *b, size_t off, const void *src, size_t len)
+{
+	if (b->cpu) {
+		memcpy((char *)b->cpu + off, src, len);
+		return 0;
+	}
+	return b->ops->from_host(b, off, src, len);
+}
+
 /* ---- the metadata --------------------------------------------------------- */
 
-void mem_meta(struct out *out, const struct mem_buf *b)
+static const char *mem_reg_text(const struct mem_buf *b, const struct mem_buf *bounce)
+{
+	if (bounce->ops)
+		return "ibv_reg_mr of a host bounce buffer (--bounce)";
+	return b->dmabuf_fd >= 0 ? "ibv_reg_dmabuf_mr (dma-buf)" : "ibv_reg_mr (peer memory)";
+}
+
+void mem_meta(struct out *out, const struct mem_buf *b, const struct mem_buf *bounce)
 {
 	const char *name = NULL, *bus = NULL;
 
-	if (!b->ops || !b->ops->device)
+	if (!b->ops || (!b->ops->device && !bounce->ops))
 		return;
-	b->ops->device(b, &name, &bus);
-	out_meta_str(out, "memory_device", "Memory device", name ? name : "unknown");
-	out_meta_str(out, "memory_bus_id", "Memory bus id", bus ? bus : "unknown");
-	out_meta_str(out, "memory_registration", "Memory registration",
-		     b->dmabuf_fd >= 0 ? "ibv_reg_dmabuf_mr (dma-buf)" : "ibv_reg_mr (peer memory)");
+	if (b->ops->device)
+		b->ops->device(b, &name, &bus);
+	out_meta_str(out, "memory_device", "Memory device", name ? name : "host");
+	out_meta_str(out, "memory_bus_id", "Memory bus id", bus ? bus : "none");
+	out_meta_str(out, "memory_registration", "Memory registration", mem_reg_text(b, bounce));
 	out_meta_str(out, "memory_staging", "Memory staging",
 		     b->stage ? "--validate through a host copy" : "none");
+	out_meta_str(out, "memory_bounce", "Bounce buffer",
+		     bounce->ops ? "a copy each message through registered host memory" : "none");
 }

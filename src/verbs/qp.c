@@ -171,7 +171,7 @@ static int qps_register(struct rb_qps *q, const struct rb_options *o)
 {
 	int access = q->access | (o->no_relaxed ? 0 : IBV_ACCESS_RELAXED_ORDERING);
 
-	q->mr = mem_register(q->pd, &q->buf, &access);
+	q->mr = mem_register(q->pd, q->bounce.ops ? &q->bounce : &q->buf, &access);
 	if (!q->mr)
 		return -ENOMEM;
 	q->relaxed = o->no_relaxed ? RO_OFF : access & IBV_ACCESS_RELAXED_ORDERING ? RO_REQUESTED : RO_REFUSED;
@@ -241,18 +241,19 @@ static int qps_alloc_arrays(struct rb_qps *q)
 }
 
 /* Bytes per QP: a send area and a receive area, the latter holding -r
- * receive buffers with --validate's sends (qp.h's ring). */
+ * receive buffers with --validate's sends (qp.h's ring).  --bounce takes
+ * the same rings: a copy per message needs a buffer per message. */
 static void qps_layout(struct rb_qps *q, const struct rb_bench *b, const struct rb_options *o)
 {
 	size_t area = max_size_area(q->max_size);
 
 	q->ring_stride = ALIGN_UP(q->max_size + RB_UD_GRH, RB_LINE_BYTES);
-	if (o->validate && b->verb == VERB_SEND) {
+	if ((o->validate || o->bounce) && b->verb == VERB_SEND) {
 		q->ring = o->rx_depth;
 		if (q->ring * q->ring_stride > area)
 			area = ALIGN_UP(q->ring * q->ring_stride, RB_CYCLE_BYTES);
 	}
-	if (o->validate && b->metric == METRIC_BW) {
+	if ((o->validate || o->bounce) && b->metric == METRIC_BW) {
 		q->tx_ring = o->tx_depth;
 		if (q->tx_ring * q->ring_stride > area)
 			area = ALIGN_UP(q->tx_ring * q->ring_stride, RB_CYCLE_BYTES);
@@ -286,8 +287,11 @@ int qps_create(struct rb_qps *q, struct ibv_context *ctx, const struct rb_bench 
 	}
 	mem_dev_for(o, &dev);
 	err = mem_alloc_dev(&q->buf, mem_kind_for(o), q->slot * (size_t)q->n, p ? p->node : -1, &dev);
+	if (!err && o->bounce)
+		err = mem_alloc(&q->bounce, mem_kind_by_name("host"), q->buf.len, p ? p->node : -1);
 	if (err)
 		goto fail;
+	q->dma = q->bounce.ops ? q->bounce.addr : q->buf.addr;
 	err = qps_register(q, o);
 	if (!err)
 		err = qps_create_cqs(q, ctx, o);
@@ -317,6 +321,7 @@ void qps_destroy(struct rb_qps *q)
 		ibv_destroy_comp_channel(q->chan);
 	if (q->mr)
 		ibv_dereg_mr(q->mr);
+	mem_free(&q->bounce);
 	mem_free(&q->buf);
 	if (q->pd)
 		ibv_dealloc_pd(q->pd);

@@ -45,6 +45,10 @@ struct rb_qp_attrs {
 struct rb_qps {
 	struct ibv_pd *pd;
 	struct mem_buf buf;               /* its kind: mem.h */
+	/* --bounce: the registered host buffer that buf's bytes are staged
+	 * through, a copy each message (validate.c); empty (ops NULL): none */
+	struct mem_buf bounce;
+	char *dma;                      /* the registered bytes: buf's, or bounce's */
 	struct ibv_mr *mr;
 	struct ibv_comp_channel *chan;
 	struct ibv_cq *send_cq, *recv_cq;
@@ -110,22 +114,22 @@ static inline size_t qps_tx_off(const struct rb_qps *q, int i, uint64_t k)
  * this side sends from and receives into. */
 static inline char *qps_send_area(const struct rb_qps *q, int i)
 {
-	return (char *)q->buf.addr + qps_send_off(q, i);
+	return q->dma + qps_send_off(q, i);
 }
 
 static inline char *qps_recv_area(const struct rb_qps *q, int i)
 {
-	return (char *)q->buf.addr + qps_recv_off(q, i);
+	return q->dma + qps_recv_off(q, i);
 }
 
 static inline char *qps_ring_buf(const struct rb_qps *q, int i, uint64_t n)
 {
-	return (char *)q->buf.addr + qps_ring_off(q, i, n);
+	return q->dma + qps_ring_off(q, i, n);
 }
 
 static inline char *qps_tx_buf(const struct rb_qps *q, int i, uint64_t k)
 {
-	return (char *)q->buf.addr + qps_tx_off(q, i, k);
+	return q->dma + qps_tx_off(q, i, k);
 }
 
 /* The same places for the CPU to load and store: only where the memory
