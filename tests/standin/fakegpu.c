@@ -21,7 +21,9 @@
  *                           an allocation (default: device memory)
  *   RB_STANDIN_DMABUF=0     CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED is 0
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -179,8 +181,11 @@ static int dmabuf_fd(uintptr_t p, size_t len, const char *call)
 	if (!found || len == 0)
 		return -fail(E_VALUE, call, "the range is not within one allocation");
 	fd = memfd_create("rb-standin-dmabuf", MFD_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0 || ftruncate(fd, (off_t)len)) {
+		if (fd >= 0)
+			close(fd);
 		return -fail(E_VALUE, call, "memfd_create failed");
+	}
 	__atomic_add_fetch(&g.exports, 1, __ATOMIC_RELAXED);
 	say("export %#lx %zu fd %d", (unsigned long)p, len, fd);
 	return fd;
