@@ -23,6 +23,7 @@ while [ $# -gt 0 ]; do
 	--bin) bin=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	-h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--version) echo "gpu-proof.sh (rdmabench) $(head -n 1 "$top/VERSION") (commit $(sh "$top/scripts/dev/commit.sh" 2>/dev/null || echo unknown))"; exit 0 ;;
 	[0-9]*) gpu=$1; shift ;;
 	*) echo "gpu-proof.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
