@@ -8,6 +8,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -29,17 +30,19 @@ void mem_dev_for(const struct rb_options *o, struct mem_dev *dev)
 
 void *gpu_lib_open(const char *const *names, const char *opt)
 {
-	const char *why = "";
+	char why[256] = "";
 
 	for (int i = 0; names[i]; i++) {
 		void *h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+		const char *e = h ? NULL : dlerror();
 
 		if (h)
 			return h;
-		why = dlerror();
+		if (!why[0])    /* the first name's: the one the hint names */
+			snprintf(why, sizeof(why), "%s", e ? e : "not found");
 	}
 	log_err("%s: cannot load %s (%s): install the GPU's driver, or name the folder that holds it "
-		"in LD_LIBRARY_PATH", opt, names[0], why ? why : "not found");
+		"in LD_LIBRARY_PATH", opt, names[0], why);
 	return NULL;
 }
 

@@ -34,29 +34,13 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define EXPORT __attribute__((visibility("default")))
-#define MAX_ALLOCS 1024
-#define MAX_GPUS 8
+#include "fakegpu.h"
 
-enum { OK = 0, E_VALUE = 1, E_NOT_INIT = 3, E_DEVICE = 101, E_CONTEXT = 201 };
-
-struct alloc {
-	uintptr_t p;
-	size_t len;
-};
-
-static struct {
-	pthread_mutex_t lock;
-	int cuda_init, hip_init;
-	int retained[MAX_GPUS];
-	struct alloc a[MAX_ALLOCS];
-	unsigned long allocs, frees, htod, dtoh, memsets, exports, errors;
-} g = { .lock = PTHREAD_MUTEX_INITIALIZER };
+struct standin g = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static __thread int cur_ctx;    /* 1 + device whose context is current, 0: none */
-static __thread int hip_dev;
 
-static void say(const char *fmt, ...)
+void say(const char *fmt, ...)
 {
 	const char *path = getenv("RB_STANDIN_LOG");
 	FILE *f;
@@ -72,14 +56,14 @@ static void say(const char *fmt, ...)
 	fclose(f);
 }
 
-static int fail(int code, const char *call, const char *why)
+int fail(int code, const char *call, const char *why)
 {
 	__atomic_add_fetch(&g.errors, 1, __ATOMIC_RELAXED);
 	say("error %s: %s (%d)", call, why, code);
 	return code;
 }
 
-static int ngpus(void)
+int ngpus(void)
 {
 	const char *s = getenv("RB_STANDIN_GPUS");
 	int n = s ? atoi(s) : 2;
@@ -103,7 +87,7 @@ EXPORT void rb_standin_counts(unsigned long c[7])
 
 /* ---- allocations (both APIs) ------------------------------------------ */
 
-static int mem_new(uintptr_t *out, size_t len)
+int mem_new(uintptr_t *out, size_t len)
 {
 	void *p;
 
@@ -128,7 +112,7 @@ static int mem_new(uintptr_t *out, size_t len)
 }
 
 /* The allocation that holds [p, p + len), or NULL. */
-static struct alloc *mem_find(uintptr_t p, size_t len)
+struct alloc *mem_find(uintptr_t p, size_t len)
 {
 	for (int i = 0; i < MAX_ALLOCS; i++)
 		if (g.a[i].p && p >= g.a[i].p && p - g.a[i].p <= g.a[i].len &&
@@ -137,7 +121,7 @@ static struct alloc *mem_find(uintptr_t p, size_t len)
 	return NULL;
 }
 
-static int mem_del(uintptr_t p, const char *call)
+int mem_del(uintptr_t p, const char *call)
 {
 	struct alloc *a;
 
@@ -156,7 +140,7 @@ static int mem_del(uintptr_t p, const char *call)
 }
 
 /* A copy of len bytes: dev (the device side) within an allocation. */
-static int mem_copy(void *dst, const void *src, size_t len, uintptr_t dev, unsigned long *n,
+int mem_copy(void *dst, const void *src, size_t len, uintptr_t dev, unsigned long *n,
 		    const char *call)
 {
 	int found;
@@ -171,7 +155,21 @@ static int mem_copy(void *dst, const void *src, size_t len, uintptr_t dev, unsig
 	return OK;
 }
 
-static int dmabuf_fd(uintptr_t p, size_t len, const char *call)
+int mem_set(uintptr_t p, int v, size_t len, const char *call)
+{
+	int found;
+
+	pthread_mutex_lock(&g.lock);
+	found = mem_find(p, len) != NULL;
+	pthread_mutex_unlock(&g.lock);
+	if (!found)
+		return fail(E_VALUE, call, "out of any allocation's range");
+	memset((void *)p, v, len);
+	__atomic_add_fetch(&g.memsets, 1, __ATOMIC_RELAXED);
+	return OK;
+}
+
+int dmabuf_fd(uintptr_t p, size_t len, const char *call)
 {
 	int fd, found;
 
@@ -238,7 +236,7 @@ EXPORT int cuDeviceGetByPCIBusId(int *dev, const char *bus)
 	return OK;
 }
 
-static int dev_ok(int dev)
+int dev_ok(int dev)
 {
 	return dev >= 0 && dev < ngpus();
 }
@@ -334,17 +332,8 @@ EXPORT int cuMemcpyDtoH_v2(void *dst, unsigned long long src, size_t len)
 
 EXPORT int cuMemsetD8_v2(unsigned long long p, unsigned char v, size_t len)
 {
-	int found;
-
 	CU_CTX("cuMemsetD8");
-	pthread_mutex_lock(&g.lock);
-	found = mem_find((uintptr_t)p, len) != NULL;
-	pthread_mutex_unlock(&g.lock);
-	if (!found)
-		return fail(E_VALUE, "cuMemsetD8", "out of any allocation's range");
-	memset((void *)(uintptr_t)p, v, len);
-	__atomic_add_fetch(&g.memsets, 1, __ATOMIC_RELAXED);
-	return OK;
+	return mem_set((uintptr_t)p, v, len, "cuMemsetD8");
 }
 
 /* CU_POINTER_ATTRIBUTE_MEMORY_TYPE (2): device (2), or host (1) or
@@ -400,121 +389,3 @@ EXPORT int cuGetErrorString(int r, const char **s)
 	return OK;
 }
 
-/* ---- HIP (libamdhip64.so) and HSA (libhsa-runtime64.so.1) ------------ */
-
-#define HIP_READY(call) do { if (!g.hip_init) return fail(E_NOT_INIT, call, "hipInit was not called"); } while (0)
-
-EXPORT int hipInit(unsigned flags)
-{
-	(void)flags;
-	g.hip_init = 1;
-	say("hipInit");
-	return OK;
-}
-
-EXPORT int hipSetDevice(int dev)
-{
-	HIP_READY("hipSetDevice");
-	if (!dev_ok(dev))
-		return fail(E_DEVICE, "hipSetDevice", "no such device");
-	hip_dev = dev + 1;
-	return OK;
-}
-
-EXPORT int hipDeviceGetName(char *name, int len, int dev)
-{
-	HIP_READY("hipDeviceGetName");
-	if (!dev_ok(dev) || len <= 0)
-		return fail(E_DEVICE, "hipDeviceGetName", "no such device");
-	snprintf(name, (size_t)len, "rdmabench stand-in GPU %d (host memory)", dev);
-	return OK;
-}
-
-EXPORT int hipDeviceGetPCIBusId(char *bus, int len, int dev)
-{
-	HIP_READY("hipDeviceGetPCIBusId");
-	if (!dev_ok(dev) || len <= 0)
-		return fail(E_DEVICE, "hipDeviceGetPCIBusId", "no such device");
-	snprintf(bus, (size_t)len, "0000:%02x:00.0", 0xa0 + dev);
-	return OK;
-}
-
-#define HIP_DEV(call) do { HIP_READY(call); if (!hip_dev) return fail(E_CONTEXT, call, "hipSetDevice was not called in this thread"); } while (0)
-
-EXPORT int hipMalloc(void **p, size_t len)
-{
-	uintptr_t u;
-	int r;
-
-	HIP_DEV("hipMalloc");
-	r = mem_new(&u, len);
-	if (r)
-		return fail(r, "hipMalloc", "cannot allocate");
-	*p = (void *)u;
-	return OK;
-}
-
-EXPORT int hipFree(void *p)
-{
-	HIP_DEV("hipFree");
-	return mem_del((uintptr_t)p, "hipFree");
-}
-
-EXPORT int hipMemcpy(void *dst, const void *src, size_t len, int kind)
-{
-	HIP_DEV("hipMemcpy");
-	if (kind == 1)
-		return mem_copy(dst, src, len, (uintptr_t)dst, &g.htod, "hipMemcpy");
-	if (kind == 2)
-		return mem_copy(dst, src, len, (uintptr_t)src, &g.dtoh, "hipMemcpy");
-	return fail(E_VALUE, "hipMemcpy", "kind not host-to-device or device-to-host");
-}
-
-EXPORT int hipMemset(void *p, int v, size_t len)
-{
-	int found;
-
-	HIP_DEV("hipMemset");
-	pthread_mutex_lock(&g.lock);
-	found = mem_find((uintptr_t)p, len) != NULL;
-	pthread_mutex_unlock(&g.lock);
-	if (!found)
-		return fail(E_VALUE, "hipMemset", "out of any allocation's range");
-	memset(p, v, len);
-	__atomic_add_fetch(&g.memsets, 1, __ATOMIC_RELAXED);
-	return OK;
-}
-
-EXPORT const char *hipGetErrorString(int r)
-{
-	const char *s = NULL;
-
-	return cuGetErrorString(r, &s) == OK && s ? s : "unknown error (stand-in)";
-}
-
-/* The export, in the copy of the stand-in that is libamdhip64.so (whose
- * allocations they are): libhsa-runtime64.so.1 is another copy. */
-EXPORT int rb_standin_hip_export(const void *p, size_t len, int *fd, uint64_t *off)
-{
-	int r;
-
-	if (!g.hip_init)
-		return fail(0x1001, "hsa_amd_portable_export_dmabuf", "the runtime is not initialized");
-	r = dmabuf_fd((uintptr_t)p, len, "hsa_amd_portable_export_dmabuf");
-	if (r < 0)
-		return 0x1001;  /* HSA_STATUS_ERROR_INVALID_ARGUMENT */
-	*fd = r;
-	*off = 0;
-	return 0;
-}
-
-EXPORT int hsa_amd_portable_export_dmabuf(const void *p, size_t len, int *fd, uint64_t *off)
-{
-	void *h = dlopen("libamdhip64.so", RTLD_NOW | RTLD_NOLOAD);
-	int (*fn)(const void *, size_t, int *, uint64_t *) =
-		h ? (int (*)(const void *, size_t, int *, uint64_t *))dlsym(h, "rb_standin_hip_export") : NULL;
-
-	if (!fn)
-		return fail(0x1001, "hsa_amd_portable_export_dmabuf", "libamdhip64.so is not loaded");
-	return fn(p, len, fd, off);
-}
