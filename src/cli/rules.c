@@ -72,6 +72,9 @@ static int gpu_check(const struct rb_bench *b, const struct rb_options *o)
 		return options_usage_error("--use_cuda_dmabuf registers CUDA memory: give --use_cuda=ID (or --use_cuda_bus_id) too");
 	if (o->rocm_dmabuf && !rocm)
 		return options_usage_error("--use_rocm_dmabuf registers ROCm memory: give --use_rocm=ID too");
+	if (o->bounce && (o->cuda_dmabuf || o->rocm_dmabuf))
+		return options_usage_error("--bounce registers a host buffer of its own: --use_%s_dmabuf's dma-buf would never be registered; give one of them",
+				   o->cuda_dmabuf ? "cuda" : "rocm");
 	if (o->bounce && b->verb == VERB_ATOMIC)
 		return options_usage_error("--bounce copies messages' payloads; %s's atomics carry none: drop --bounce", b->name);
 	if ((cuda || rocm) && o->hugepages)

@@ -84,6 +84,8 @@ static const struct rule_case refused[] = {
 	  "--use_rocm_dmabuf registers ROCm memory: give --use_rocm=ID too" },
 	{ "rb_send_bw", "--use_cuda=0 --use-hugepages",
 	  "--use-hugepages and --use_cuda cannot be combined: the buffers are in the GPU's memory" },
+	{ "rb_write_bw", "--bounce --use_cuda=0 --use_cuda_dmabuf",
+	  "--bounce registers a host buffer of its own: --use_cuda_dmabuf's dma-buf would never be registered; give one of them" },
 	{ "rb_atomic_bw", "--bounce",
 	  "--bounce copies messages' payloads; rb_atomic_bw's atomics carry none: drop --bounce" },
 	{ "rb_write_bw", "--bounce -t 256 -s 8M",
