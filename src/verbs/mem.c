@@ -166,17 +166,16 @@ struct ibv_mr *mem_register(struct ibv_pd *pd, const struct mem_buf *b, int *acc
 	}
 	if (mr)
 		return mr;
-	if (err == ENOMEM || err == EPERM) {
+	if (b->dmabuf_fd >= 0 && (err == EOPNOTSUPP || err == EPROTONOSUPPORT)) {
+		log_err("%s cannot register dma-buf memory (ibv_reg_dmabuf_mr of %zu bytes of %s: %s)",
+			ibv_get_device_name(pd->context->device), b->len, mem_kind_name(b), strerror(err));
+	} else if (err == ENOMEM || err == EPERM) {
 		memlock_text(limit, sizeof(limit));
 		log_err("cannot register %zu bytes: %s; the locked-memory limit is %s: "
 			"raise it with `ulimit -l unlimited` (or memlock in "
 			"/etc/security/limits.conf)", b->len, strerror(err), limit);
-	} else if (b->dmabuf_fd >= 0 && (err == EOPNOTSUPP || err == ENOSYS || err == EPROTONOSUPPORT)) {
-		log_err("this device cannot register dma-buf memory (ibv_reg_dmabuf_mr of %zu bytes of %s: %s)",
-			b->len, mem_kind_name(b), strerror(err));
 	} else {
-		log_err("%s of %zu bytes: %s", b->dmabuf_fd >= 0 ? "ibv_reg_dmabuf_mr" : "ibv_reg_mr",
-			b->len, strerror(err));
+		log_err("ibv_reg_mr of %zu bytes: %s", b->len, strerror(err));
 	}
 	errno = err;
 	return NULL;
