@@ -26,7 +26,7 @@
 #include "verbs/mem.h"
 #include "tap.h"
 
-#define PLAN 46
+#define PLAN 48
 #define STAGE "RB_TEST_MEM_GPU_STAGE"
 
 static char err_text[4096];
@@ -215,6 +215,13 @@ static void test_standin(void)
 	if (!counts || !mfree || !malloc_fn)
 		return;
 	is_int(mfree(0x1000), 1, "stand-in: freeing what it never gave: CUDA_ERROR_INVALID_VALUE");
+	{
+		unsigned long long p = 0;
+		int (*mall)(unsigned long long *, size_t) = (int (*)(unsigned long long *, size_t))malloc_fn;
+
+		is_int(mall(&p, 4096) || mfree(p), 0, "stand-in: an allocation freed once (this thread's context)");
+		is_int(mfree(p), 1, "stand-in: freed twice: CUDA_ERROR_INVALID_VALUE");
+	}
 	pthread_create(&t, NULL, no_ctx, malloc_fn);
 	pthread_join(t, &rc);
 	is_int((intptr_t)rc, 201, "stand-in: cuMemAlloc with no current context: CUDA_ERROR_INVALID_CONTEXT");
