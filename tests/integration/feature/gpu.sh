@@ -12,7 +12,7 @@
 # run-all.sh.
 
 # The cases below, skips included (tap_plan: lib.sh).
-tap_plan 7
+tap_plan 8
 
 t37_standin=$top_builddir/tests/standin
 
@@ -76,6 +76,10 @@ t37_fails() {
 t37_fails dmabuf 1 "rxe[0-9]* cannot register dma-buf memory" "" "--use_cuda=0 --use_cuda_dmabuf" &&
 	grep -q " export " "$(rb_file standin.log)"
 tap_ok $? "--use_cuda_dmabuf on rxe: the dma-buf exported, then rxe's refusal named (exit 1)"
+
+t37_fails rocm-dmabuf 1 "rxe[0-9]* cannot register dma-buf memory .* of rocm" "" "--use_rocm=0 --use_rocm_dmabuf" &&
+	grep -q " export " "$(rb_file standin.log)"
+tap_ok $? "--use_rocm_dmabuf on rxe: exported through the HSA stand-in, then rxe's refusal named (exit 1)"
 
 t37_fails nolib 1 "--use_cuda: cannot load libcuda.so.1 .*LD_LIBRARY_PATH" "LD_LIBRARY_PATH=/nonexistent" "--use_cuda=0"
 tap_ok $? "no libcuda.so.1 found: exit 1 naming the library and LD_LIBRARY_PATH"
