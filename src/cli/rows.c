@@ -104,6 +104,9 @@ static const struct opt_row rows[] = {
 	{ "disable-numa", 0, OT_FLAG, NULL, F(no_numa), .group = G_PLACE },
 	{ "cpu", 0, OT_STR, "LIST", F(cpu_list), .group = G_PLACE, .help = "pin the measuring thread to LIST (e.g. 2 or 0-3)" },
 	{ "use-hugepages", 0, OT_FLAG, NULL, F(hugepages), .group = G_PLACE, .help = "allocate buffers on huge pages" },
+	/* multicast UD (-g, -M): verbs/mcast.h */
+	{ "mcg", 'g', OT_FLAG, NULL, F(mcg), .feat = FEAT_MCG, .group = G_TEST, .help = "multicast (-c UD): the server's -q QPs join a group, the client's send to it; each receiving QP's messages and losses counted", PEER(60, "multicast (-g/--mcg)"), META_ON(160, "multicast", "Multicast", MW_SET, "yes", NULL) },
+	{ "MGID", 'M', OT_STR, "GID", F(mgid_text), .parse = opt_parse_mgid, .feat = FEAT_MCG, .group = G_TEST, .help = "with -g: the group, an IPv6 or IPv4 multicast address or perftest's 16 bytes (default: ::ffff:239.2.201.133 on IPv4 GIDs, ff05:0:2:c985:: on IPv6)", PEER_FN(61, "multicast group (-M/--MGID)", peer_mgid, peer_text_mgid) },
 	{ "version", 'V', OT_VERSION, NULL, 0, .group = G_INFO, .help = "print the version and exit" },
 	{ "help", 'h', OT_HELP, NULL, 0, .group = G_INFO, .help = "print this help and exit" },
 };
