@@ -5,7 +5,8 @@
 # group, so each receiving QP gets all 4 x 200 of them.  Each QP's count
 # (the server's -v lines) is checked against the sender's posted count
 # (the row's mc_sent), the losses reported and tolerated (UD may drop;
-# none expected on an idle test bed: a loss is said as a "# " line).  The
+# none expected on an idle test bed: a loss is said as a "# " line), but
+# each QP must get at least half: one that gets nothing is not attached.  The
 # client runs under rb-wire capture on the rxe netdev: the packets go to
 # the group's IPv4 address (239.2.201.133) and QPN 0xffffff.  rb_send_lat
 # -g pings to the server's group and gets its replies on the client's
@@ -56,7 +57,7 @@ mc_bw_case() {
 	local st=$?
 	rb_check "$(rb_file server.csv)" 'status == "complete"' "int(r['mc_sent']) == 800" \
 		"int(r['mc_expected_per_qp']) == 800" "int(r['mc_received']) + int(r['mc_lost']) == 3200" \
-		"int(r['mc_recv_min']) <= int(r['mc_recv_max']) <= 800" \
+		"400 <= int(r['mc_recv_min']) <= int(r['mc_recv_max']) <= 800" \
 		"meta['multicast'] == 'yes'" "meta['mgid'] == '::ffff:239.2.201.133'" \
 		"int(meta['mc_recv_qps']) == 4" "meta['mc_ip_join'] == '$mc_netdev'" \
 		-- "$(rb_file client.csv)" 'status == "complete"' "int(r['mc_sent']) == 800" \
