@@ -113,6 +113,10 @@ struct rb_options {
 	bool perftest_headers;      /* --perftest-headers: perftest's human table */
 	bool verbose;
 	enum clock_policy clock;    /* --clock */
+	/* multicast UD: -g/--mcg, -M/--MGID (verbs/mcast.h) */
+	bool mcg;
+	const char *mgid_text;      /* -M as given, NULL: the default group */
+	uint8_t mgid[16];           /* -M parsed */
 	char cmdline[1024];
 };
 

@@ -83,6 +83,31 @@ static int gpu_check(const struct rb_bench *b, const struct rb_options *o)
 	return 0;
 }
 
+/*
+ * -g/--mcg: UD only, one direction (the server's QPs receive; send_lat:
+ * each side's QP its own group), connected by hand, one measuring thread;
+ * --validate's per-QP sequences do not hold where every receiving QP gets
+ * every sending QP's messages and some may be lost.
+ */
+static int mcast_check(const struct rb_options *o)
+{
+	if (o->mgid_text && !o->mcg)
+		return options_usage_error("-M/--MGID %s names a multicast group: give -g/--mcg too", o->mgid_text);
+	if (!o->mcg)
+		return 0;
+	if (o->transport != TR_UD)
+		return options_usage_error("-g/--mcg is multicast UD: -c/--connection %s cannot be combined with it (give -c UD)",
+				   options_transport_name(o->transport));
+	if (o->bidir || o->rdma_cm || o->validate)
+		return options_usage_error("-g/--mcg cannot be combined with %s", o->bidir ? "-b/--bidirectional (one side sends, the other receives)" :
+				   o->rdma_cm ? "-R/--rdma-cm (the QPs are connected by hand; perftest refuses it too)" :
+				   "--validate (each receiving QP gets every sending QP's messages, some maybe lost)");
+	if (o->threads > 1)
+		return options_usage_error("-g/--mcg cannot be combined with -j/--threads %u (one group, one measuring thread)",
+				   o->threads);
+	return 0;
+}
+
 /* --load: its own rules (load.c), then what it does not run with yet. */
 static int load_opts_check(const struct rb_bench *b, struct rb_options *o)
 {
@@ -168,7 +193,8 @@ static int options_check(const struct rb_bench *b, struct rb_options *o)
 	if (o->threads > 1 && (o->interval_s > 0 || o->run_infinitely))
 		return options_usage_error("-j/--threads %u cannot be combined with %s yet (one row of intervals per thread is not written)",
 				   o->threads, o->interval_s > 0 ? "--interval" : "--run_infinitely");
-	if (interval_check(o) || validate_check(b, o) || load_opts_check(b, o) || gpu_check(b, o))
+	if (interval_check(o) || validate_check(b, o) || load_opts_check(b, o) || gpu_check(b, o) ||
+	    mcast_check(o))
 		return -EINVAL;
 	if (pt_output_check(b, o))
 		return -EINVAL;

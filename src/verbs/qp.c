@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lib/log.h"
+#include "verbs/mcast.h"
 #include "cli/options.h"
 
 #define ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
@@ -307,6 +308,7 @@ fail:
 
 void qps_destroy(struct rb_qps *q)
 {
+	mcast_close(q);         /* detached before the QPs go */
 	for (int i = q->n - 1; i >= 0 && q->ah; i--)
 		if (q->ah[i])
 			ibv_destroy_ah(q->ah[i]);

@@ -85,6 +85,7 @@ struct rb_qps {
 	 * that used the buffer before has completed.  0: off (perftest's
 	 * slots). */
 	unsigned tx_ring;
+	struct rb_mcast *mc;            /* -g (verbs/mcast.h), NULL: off */
 };
 
 /* Per QP i, offsets in the buffer: its send area, its receive area, the

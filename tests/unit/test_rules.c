@@ -20,6 +20,18 @@ struct rule_case {
 };
 
 static const struct rule_case refused[] = {
+	{ "rb_send_bw", "-g -s 64",
+	  "-g/--mcg is multicast UD: -c/--connection RC cannot be combined with it (give -c UD)" },
+	{ "rb_send_lat", "-c UC -g",
+	  "-g/--mcg is multicast UD: -c/--connection UC cannot be combined with it (give -c UD)" },
+	{ "rb_send_bw", "-c UD -s 64 -M 239.1.1.1",
+	  "-M/--MGID 239.1.1.1 names a multicast group: give -g/--mcg too" },
+	{ "rb_send_bw", "-c UD -s 64 -g -b",
+	  "-g/--mcg cannot be combined with -b/--bidirectional (one side sends, the other receives)" },
+	{ "rb_send_bw", "-c UD -s 64 -g --validate",
+	  "-g/--mcg cannot be combined with --validate (each receiving QP gets every sending QP's messages, some maybe lost)" },
+	{ "rb_send_bw", "-c UD -s 64 -g -j 2",
+	  "-g/--mcg cannot be combined with -j/--threads 2 (one group, one measuring thread)" },
 	{ "rb_send_bw", "--run_infinitely -D 3",
 	  "--run_infinitely runs one size until SIGINT/SIGTERM: drop -D/--duration (perftest's --run_infinitely -D N prints a line every N s: here --interval=3)" },
 	{ "rb_send_bw", "--run_infinitely -n 10",
@@ -121,6 +133,8 @@ static const struct rule_case accepted[] = {
 	{ "rb_send_lat", "--load write_bw --load-compare", NULL },
 	{ "rb_send_bw", "--source-ip 10.0.0.1 -R host", NULL },
 	{ "rb_send_bw", "-j 2 -q 2", NULL },
+	{ "rb_send_bw", "-c UD -s 64 -g -q 4 -M 239.1.2.3", NULL },
+	{ "rb_send_lat", "-c UD -g -M 255:1:0:0:0:2:201:133:0:0:0:0:0:0:0:0", NULL },
 	{ "rb_send_bw", "-l 32 -t 32 -Q 32", NULL },
 	{ "rb_send_bw", "-c UD -s 4096", NULL },
 	{ "rb_send_lat", "--json=x.out -H y.out", NULL },
