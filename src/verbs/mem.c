@@ -21,18 +21,24 @@
 
 /* ---- the kinds ------------------------------------------------------ */
 
-extern const struct mem_ops mem_host, mem_huge, mem_udmabuf;
+extern const struct mem_ops mem_host, mem_huge, mem_udmabuf, mem_cuda, mem_rocm;
 
 static const struct mem_ops *const mem_kinds[] = {
 	&mem_host,
 	&mem_huge,
 	&mem_udmabuf,
+	&mem_cuda,
+	&mem_rocm,
 };
 
 const struct mem_ops *mem_kind_for(const struct rb_options *o)
 {
 	if (o->dmabuf)
 		return &mem_udmabuf;
+	if (o->cuda_given || o->cuda_bus_id)
+		return &mem_cuda;
+	if (o->rocm_given)
+		return &mem_rocm;
 	return o->hugepages ? &mem_huge : &mem_host;
 }
 
@@ -75,12 +81,19 @@ static size_t mem_kernel_page(const void *addr)
 
 int mem_alloc(struct mem_buf *b, const struct mem_ops *kind, size_t len, int node)
 {
+	return mem_alloc_dev(b, kind, len, node, NULL);
+}
+
+int mem_alloc_dev(struct mem_buf *b, const struct mem_ops *kind, size_t len, int node,
+		  const struct mem_dev *dev)
+{
 	size_t page;
 	int err;
 
 	memset(b, 0, sizeof(*b));
 	b->dmabuf_fd = -1;
 	b->node = -1;
+	b->dev = dev ? *dev : (struct mem_dev){ .id = 0 };
 	err = kind->alloc(b, len, node);
 	if (err) {
 		memset(b, 0, sizeof(*b));
@@ -90,14 +103,18 @@ int mem_alloc(struct mem_buf *b, const struct mem_ops *kind, size_t len, int nod
 	b->ops = kind;
 	if (!kind->cpu_access)
 		b->cpu = NULL;
-	page = mem_kernel_page(b->addr);
+	b->view = b->cpu;
+	page = kind->cpu_access ? mem_kernel_page(b->addr) : 0;
 	if (page)
 		b->page = page;
-	return 0;
+	if (b->dev.stage && !b->cpu && (err = mem_stage_open(b)))
+		mem_free(b);
+	return err;
 }
 
 void mem_free(struct mem_buf *b)
 {
+	mem_stage_close(b);
 	if (b->ops)
 		b->ops->free(b);
 	memset(b, 0, sizeof(*b));
