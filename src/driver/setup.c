@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "driver/loadrun.h"
 #include "driver/threads.h"
@@ -214,8 +215,26 @@ static void threads_teardown(struct rb_session *s)
 	s->team = NULL;
 }
 
+/*
+ * --wait_destroy: perftest's wait before its teardown (destroy_ctx), so
+ * that the QPs, CQs and MRs can be looked at (rdma resource show) after
+ * the results; SIGINT/SIGTERM end it.  The session a program runs, not
+ * those it embeds (a load, rb_mpi's links).
+ */
+static void teardown_wait(const struct rb_session *s)
+{
+	double left = s->opt->wait_destroy_s;
+
+	if (left <= 0 || s->link || !s->conn.q.qp || *s->stop)
+		return;
+	log_info("--wait_destroy: waiting %g s before destroying the resources", left);
+	for (; left > 0 && !*s->stop; left -= 0.1)
+		usleep((useconds_t)((left < 0.1 ? left : 0.1) * 1e6));
+}
+
 void session_teardown(struct rb_session *s)
 {
+	teardown_wait(s);
 	if (s->team)
 		threads_teardown(s);
 	loadrun_close(s);
