@@ -225,7 +225,7 @@ static void teardown_wait(const struct rb_session *s)
 {
 	double left = s->opt->wait_destroy_s;
 
-	if (left <= 0 || s->link || !s->conn.q.qp || *s->stop)
+	if (left <= 0 || s->link || (!s->conn.q.qp && !s->team) || *s->stop)
 		return;
 	log_info("--wait_destroy: waiting %g s before destroying the resources", left);
 	for (; left > 0 && !*s->stop; left -= 0.1)
