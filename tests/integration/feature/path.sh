@@ -1,0 +1,103 @@
+# needs: one-guest lane
+# Path control (#36): --flow_label (a list, round-robin over the QPs),
+# -L/--hop_limit and --retry_count, with and without -R and on UD; and
+# --wait_destroy.  Each side's QPs are read back with ibv_query_qp
+# (--verbose: "QP 0x.. attributes: ... flow label 0x.., hop limit N, ...
+# retry N, ...", in QP order) and the metadata says what ran.  What the
+# wire shows (one UDP source port per label, the TTL) is checked in the
+# two-guest test bed, tests/integration/prog/wire.sh: rxe hands traffic
+# between QPs of one host over inside the kernel, where no capture sees it.
+# Sourced by run-all.sh (see lib.sh).
+
+tap_plan 6
+
+# The labels, hop limits and retry counts of FILE's "QP 0x.. attributes"
+# lines, in QP order, one "LABEL HOP RETRY" a line.
+qp_path() {
+	sed -n 's/.*QP 0x[0-9a-f]* attributes:.* flow label \(0x[0-9a-f]*\), hop limit \([0-9]*\),.* retry \([0-9]*\), RNR.*/\1 \2 \3/p' "$1" |
+		tr '\n' ';'
+}
+
+# path_is FILE WANT: FILE's QP lines give WANT ("0x5 3 2;0x6 3 2;").
+path_is() {
+	local got
+	got=$(qp_path "$1")
+	[ "$got" = "$2" ] && return 0
+	tap_diag "$(basename "$1"): QPs read back '$got', expected '$2'"
+	return 1
+}
+
+# RC, 4 QPs, two labels: QP i gets label i mod 2, on both sides; the
+# hop limit and retry count on every QP.
+want="0x12345 9 3;0xabc 9 3;0x12345 9 3;0xabc 9 3;"
+meta=('meta["flow_labels"] == "0x12345,0xabc,0x12345,0xabc"' 'meta["hop_limit"] == 9'
+	'meta["retry_count"] == 3' 'bw(r, 1024, 40)')
+rb_csv "path rc" rb_write_bw "-s 1K -n 40 -q 4 --verbose --flow_label=0x12345,0xabc -L 9 --retry_count 3" &&
+	path_is "$(rb_file client.err)" "$want" && path_is "$(rb_file server.err)" "$want" &&
+	rb_check "$(rb_file client.csv)" "${meta[@]}" -- "$(rb_file server.csv)" "${meta[@]}"
+tap_ok $? "RC -q 4 --flow_label=0x12345,0xabc -L 9 --retry_count 3: each side's QPs read back labels round-robin, hop limit 9, retry 3; the metadata says so"
+
+# -R: the same on top of rdma_cm's attributes; the server's retry count
+# comes from the client's connect request (rdma_conn_param.retry_count).
+want="0x5 3 2;0x6 3 2;"
+meta=('meta["flow_labels"] == "0x5,0x6"' 'meta["hop_limit"] == 3' 'meta["retry_count"] == 2'
+	'meta["connect"] == "rdma_cm"')
+rb_csv "path cm" rb_write_bw "-s 1K -n 40 -q 2 -R --verbose --flow_label=5,0x6 --hop_limit=3 --retry_count=2" &&
+	path_is "$(rb_file client.err)" "$want" && path_is "$(rb_file server.err)" "$want" &&
+	rb_check "$(rb_file client.csv)" "${meta[@]}" -- "$(rb_file server.csv)" "${meta[@]}"
+tap_ok $? "-R -q 2 --flow_label=5,0x6 --hop_limit=3 --retry_count=2: rdma_cm's QPs read back the labels, hop limit 3 and retry 2 on both sides"
+
+# UD: the address handles carry them (no retry count: refused below).
+meta=('meta["flow_labels"] == "0x7,0x7"' 'meta["hop_limit"] == 5' '"retry_count" not in meta')
+rb_csv "path ud" rb_send_bw "-c UD -s 512 -n 40 -q 2 --flow_label 7 -L 5" &&
+	rb_check "$(rb_file client.csv)" "${meta[@]}" -- "$(rb_file server.csv)" "${meta[@]}"
+tap_ok $? "UD -q 2 --flow_label 7 -L 5: the address handles' label and hop limit, in the metadata"
+
+# The retry count is the client's for both QPs under -R: the peer must agree.
+rb_bench "path retry differs" rb_write_bw "-s 1K -n 40" "--retry_count 4" ""
+rb_failed 1 'retry count \(--retry_count\) differs: (client 4, server 7|server 7, client 4)'
+tap_ok $? "--retry_count 4 on the client only: both sides exit 1 naming the difference"
+
+# Refusals: no device needed.
+usage_case '--flow-label: 0x100000 is out of range \(a flow label 0\.\.0xFFFFF' rb_write_bw --flow_label=5,0x100000 host &&
+	usage_case 'UC QPs do not retransmit.*give -c RC' rb_write_bw -c UC --retry_count 1 host &&
+	usage_case 'hop-limit: 256 is out of range' rb_write_bw -L 256 host
+tap_ok $? "refused with exit 2: a label above 0xFFFFF (naming it), --retry_count on UC, -L 256"
+
+# --wait_destroy: the client's QP outlives its results by the wait (rdma
+# resource show qp, its QP number from --verbose, polled from when the
+# results are written).
+watch_qp() { # DIR OUT: "SECONDS-SINCE-RESULTS LISTED" lines, for 4 s
+	local t0="" now qpn="" n
+	for _ in $(seq 80); do
+		now=$EPOCHREALTIME
+		if [ -z "$t0" ] && [ -s "$1/client.csv" ] && grep -q '^[0-9]' "$1/client.csv"; then
+			t0=$now
+			qpn=$(sed -n 's/.*QP 0x\([0-9a-f]*\) attributes:.*/\1/p' "$1/client.err" | head -n 1)
+		fi
+		if [ -n "$qpn" ]; then
+			n=$(rdma resource show qp lqpn $((16#$qpn)) 2>/dev/null | grep -c "lqpn $((16#$qpn)) ")
+			echo "$(awk -v a="$now" -v b="$t0" 'BEGIN { printf "%.2f", a - b }') $n" >>"$2"
+		fi
+		rb_nap_ms 50
+	done
+}
+if ! command -v rdma >/dev/null; then
+	tap_skip "--wait_destroy" "no rdma tool (iproute2) in the guest"
+else
+	rb_case_dir "path wait destroy"
+	qps=$RB_TMP/path-wait-qps
+	rm -f "$qps"
+	watch_qp "$RB_CASE_DIR" "$qps" &
+	wpid=$!
+	rb_csv "path wait destroy" rb_write_bw "-s 1K -n 40" "--verbose --wait_destroy 1.5"
+	st=$?
+	wait "$wpid"
+	late=$(awk '$1 >= 1.0 && $2 > 0' "$qps" 2>/dev/null | wc -l)
+	after=$(awk '$1 >= 2.5 && $2 > 0' "$qps" 2>/dev/null | wc -l)
+	[ "$st" = 0 ] && [ "$late" -gt 0 ] && [ "$after" = 0 ] &&
+		grep -q -- '--wait_destroy: waiting 1.5 s before destroying' "$(rb_file client.err)" &&
+		rb_check "$(rb_file client.csv)" 'meta["wait_destroy_s"] == 1.5' -- "$(rb_file server.csv)" '"wait_destroy_s" not in meta'
+	tap_ok $? "--wait_destroy 1.5 (client): its QP still listed 1 s after its results, gone by 2.5 s; said, and in the metadata"
+	[ "$late" -gt 0 ] && [ "$after" = 0 ] || tap_diag "seconds after the results, QP listed: $(tr '\n' ';' <"$qps" 2>/dev/null)"
+fi
