@@ -132,6 +132,23 @@ static int setup_threads(struct rb_session *s)
 	return err;
 }
 
+/*
+ * -L on RoCE: the kernel resolves a RoCE address vector through the IP
+ * route to the peer and puts the route's hop limit in it
+ * (ib_resolve_unicast_gid_dmac, for QPs and address handles alike),
+ * whatever the verbs asked; so -L is InfiniBand's (the GRH), as perftest
+ * takes -L on raw Ethernet only.
+ */
+static int check_hop_limit(const struct rb_options *o, const struct rb_device *d)
+{
+	if (!o->hop_limit_given || d->ib_link)
+		return 0;
+	log_err("-L/--hop_limit %d: on RoCE (%s port %d is Ethernet) the kernel takes the hop limit (the IP TTL) from the route to the peer, whatever the QP asks",
+		o->hop_limit, d->name, d->port);
+	log_info("set it on the route (ip route ... hoplimit N, or sysctl net.ipv4.ip_default_ttl) and drop -L");
+	return -EINVAL;
+}
+
 int setup_device(struct rb_session *s)
 {
 	const struct rb_options *o = s->opt;
@@ -143,6 +160,9 @@ int setup_device(struct rb_session *s)
 		return err;
 	log_verbose("device %s port %d GID index %d (%s)", s->conn.dev.name, s->conn.dev.port,
 		    s->conn.dev.gid.index, s->conn.dev.gid_why);
+	err = o->rdma_cm ? check_hop_limit(o, &s->conn.dev) : 0;
+	if (err)
+		return err;
 	err = counters_now(s, scratch);
 	if (err)
 		return err;
@@ -260,6 +280,8 @@ int check_local(const struct rb_session *s, struct rb_device *d)
 	if (err || o->rdma_cm)
 		return err;
 	err = device_open(o->ib_dev, o->ib_port, o->gid_index, d);
+	if (!err)
+		err = check_hop_limit(o, d);
 	if (!err)
 		err = counters_read("", d->name, d->port, &o->counters, scratch);
 	return err;

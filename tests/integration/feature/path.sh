@@ -1,24 +1,25 @@
 # needs: one-guest lane
-# Path control (#36): --flow_label (a list, round-robin over the QPs),
-# -L/--hop_limit and --retry_count, with and without -R and on UD; and
-# --wait_destroy.  Each side's QPs are read back with ibv_query_qp
-# (--verbose: "QP 0x.. attributes: ... flow label 0x.., hop limit N, ...
-# retry N, ...", in QP order) and the metadata says what ran.  What the
-# wire shows (one UDP source port per label, the TTL) is checked in the
-# two-guest test bed, tests/integration/prog/wire.sh: rxe hands traffic
-# between QPs of one host over inside the kernel, where no capture sees it.
+# Path control (#36): --flow_label (a list, round-robin over the QPs) and
+# --retry_count, with and without -R and on UD; -L/--hop_limit refused on
+# RoCE (the kernel takes the hop limit from the IP route); --wait_destroy.
+# Each side's QPs are read back with ibv_query_qp (--verbose: "QP 0x..
+# attributes: ... flow label 0x.., ... retry N, ...", in QP order) and the
+# metadata says what ran.  What the wire shows (one UDP source port per
+# label) is checked in the two-guest test bed, tests/integration/prog/
+# wire.sh: rxe hands traffic between QPs of one host over inside the
+# kernel, where no capture sees it.
 # Sourced by run-all.sh (see lib.sh).
 
 tap_plan 6
 
-# The labels, hop limits and retry counts of FILE's "QP 0x.. attributes"
-# lines, in QP order, one "LABEL HOP RETRY" a line.
+# The labels and retry counts of FILE's "QP 0x.. attributes" lines, in QP
+# order: "LABEL RETRY;" each.
 qp_path() {
-	sed -n 's/.*QP 0x[0-9a-f]* attributes:.* flow label \(0x[0-9a-f]*\), hop limit \([0-9]*\),.* retry \([0-9]*\), RNR.*/\1 \2 \3/p' "$1" |
+	sed -n 's/.*QP 0x[0-9a-f]* attributes:.* flow label \(0x[0-9a-f]*\), hop limit [0-9]*,.* retry \([0-9]*\), RNR.*/\1 \2/p' "$1" |
 		tr '\n' ';'
 }
 
-# path_is FILE WANT: FILE's QP lines give WANT ("0x5 3 2;0x6 3 2;").
+# path_is FILE WANT: FILE's QP lines give WANT ("0x5 2;0x6 2;").
 path_is() {
 	local got
 	got=$(qp_path "$1")
@@ -28,41 +29,42 @@ path_is() {
 }
 
 # RC, 4 QPs, two labels: QP i gets label i mod 2, on both sides; the
-# hop limit and retry count on every QP.
-want="0x12345 9 3;0xabc 9 3;0x12345 9 3;0xabc 9 3;"
-meta=('meta["flow_labels"] == "0x12345,0xabc,0x12345,0xabc"' 'meta["hop_limit"] == 9'
-	'meta["retry_count"] == 3' 'bw(r, 1024, 40)')
-rb_csv "path rc" rb_write_bw "-s 1K -n 40 -q 4 --verbose --flow_label=0x12345,0xabc -L 9 --retry_count 3" &&
+# retry count on every QP.
+want="0x12345 3;0xabc 3;0x12345 3;0xabc 3;"
+meta=('meta["flow_labels"] == "0x12345,0xabc,0x12345,0xabc"' 'meta["retry_count"] == 3'
+	'"hop_limit" not in meta' 'bw(r, 1024, 40)')
+rb_csv "path rc" rb_write_bw "-s 1K -n 40 -q 4 --verbose --flow_label=0x12345,0xabc --retry_count 3" &&
 	path_is "$(rb_file client.err)" "$want" && path_is "$(rb_file server.err)" "$want" &&
 	rb_check "$(rb_file client.csv)" "${meta[@]}" -- "$(rb_file server.csv)" "${meta[@]}"
-tap_ok $? "RC -q 4 --flow_label=0x12345,0xabc -L 9 --retry_count 3: each side's QPs read back labels round-robin, hop limit 9, retry 3; the metadata says so"
+tap_ok $? "RC -q 4 --flow_label=0x12345,0xabc --retry_count 3: each side's QPs read back the labels round-robin and retry 3; the metadata says so"
 
 # -R: the same on top of rdma_cm's attributes; the server's retry count
 # comes from the client's connect request (rdma_conn_param.retry_count).
-want="0x5 3 2;0x6 3 2;"
-meta=('meta["flow_labels"] == "0x5,0x6"' 'meta["hop_limit"] == 3' 'meta["retry_count"] == 2'
-	'meta["connect"] == "rdma_cm"')
-rb_csv "path cm" rb_write_bw "-s 1K -n 40 -q 2 -R --verbose --flow_label=5,0x6 --hop_limit=3 --retry_count=2" &&
+want="0x5 2;0x6 2;"
+meta=('meta["flow_labels"] == "0x5,0x6"' 'meta["retry_count"] == 2' 'meta["connect"] == "rdma_cm"')
+rb_csv "path cm" rb_write_bw "-s 1K -n 40 -q 2 -R --verbose --flow_label=5,0x6 --retry_count=2" &&
 	path_is "$(rb_file client.err)" "$want" && path_is "$(rb_file server.err)" "$want" &&
 	rb_check "$(rb_file client.csv)" "${meta[@]}" -- "$(rb_file server.csv)" "${meta[@]}"
-tap_ok $? "-R -q 2 --flow_label=5,0x6 --hop_limit=3 --retry_count=2: rdma_cm's QPs read back the labels, hop limit 3 and retry 2 on both sides"
+tap_ok $? "-R -q 2 --flow_label=5,0x6 --retry_count=2: rdma_cm's QPs read back the labels and retry 2 on both sides (the server's from the connect request)"
 
-# UD: the address handles carry them (no retry count: refused below).
-meta=('meta["flow_labels"] == "0x7,0x7"' 'meta["hop_limit"] == 5' '"retry_count" not in meta')
-rb_csv "path ud" rb_send_bw "-c UD -s 512 -n 40 -q 2 --flow_label 7 -L 5" &&
+# UD: the address handles carry the label (no retry count: refused below).
+meta=('meta["flow_labels"] == "0x7,0x7"' '"retry_count" not in meta')
+rb_csv "path ud" rb_send_bw "-c UD -s 512 -n 40 -q 2 --flow_label 7" &&
 	rb_check "$(rb_file client.csv)" "${meta[@]}" -- "$(rb_file server.csv)" "${meta[@]}"
-tap_ok $? "UD -q 2 --flow_label 7 -L 5: the address handles' label and hop limit, in the metadata"
+tap_ok $? "UD -q 2 --flow_label 7: the address handles' label, in the metadata"
 
 # The retry count is the client's for both QPs under -R: the peer must agree.
 rb_bench "path retry differs" rb_write_bw "-s 1K -n 40" "--retry_count 4" ""
 rb_failed 1 'retry count \(--retry_count\) differs: (client 4, server 7|server 7, client 4)'
 tap_ok $? "--retry_count 4 on the client only: both sides exit 1 naming the difference"
 
-# Refusals: no device needed.
+# Refusals: a label above 20 bits, --retry_count on UC (no device
+# needed); -L on RoCE, before the peer is reached.
 usage_case '--flow-label: 0x100000 is out of range \(a flow label 0\.\.0xFFFFF' rb_write_bw --flow_label=5,0x100000 host &&
 	usage_case 'UC QPs do not retransmit.*give -c RC' rb_write_bw -c UC --retry_count 1 host &&
-	usage_case 'hop-limit: 256 is out of range' rb_write_bw -L 256 host
-tap_ok $? "refused with exit 2: a label above 0xFFFFF (naming it), --retry_count on UC, -L 256"
+	usage_case "hop_limit 9: on RoCE \\($RB_DEV port 1 is Ethernet\\) the kernel takes the hop limit \\(the IP TTL\\) from the route" \
+		rb_write_bw -d "$RB_DEV" -L 9 192.0.2.99
+tap_ok $? "refused with exit 2: a label above 0xFFFFF (naming it), --retry_count on UC, -L on RoCE (the route's hop limit wins)"
 
 # --wait_destroy: the client's QP outlives its results by the wait (rdma
 # resource show qp, its QP number from --verbose, polled from when the
