@@ -32,7 +32,7 @@ path_is() {
 # retry count on every QP.
 want="0x12345 3;0xabc 3;0x12345 3;0xabc 3;"
 meta=('meta["flow_labels"] == "0x12345,0xabc,0x12345,0xabc"' 'meta["retry_count"] == 3'
-	'"hop_limit" not in meta' 'bw(r, 1024, 40)')
+	'"hop_limit" not in meta')
 rb_csv "path rc" rb_write_bw "-s 1K -n 40 -q 4 --verbose --flow_label=0x12345,0xabc --retry_count 3" &&
 	path_is "$(rb_file client.err)" "$want" && path_is "$(rb_file server.err)" "$want" &&
 	rb_check "$(rb_file client.csv)" "${meta[@]}" -- "$(rb_file server.csv)" "${meta[@]}"
@@ -69,9 +69,9 @@ tap_ok $? "refused with exit 2: a label above 0xFFFFF (naming it), --retry_count
 # --wait_destroy: the client's QP outlives its results by the wait (rdma
 # resource show qp, its QP number from --verbose, polled from when the
 # results are written).
-watch_qp() { # DIR OUT: "SECONDS-SINCE-RESULTS LISTED" lines, for 4 s
-	local t0="" now qpn="" n
-	for _ in $(seq 80); do
+watch_qp() { # DIR OUT: "SECONDS-SINCE-RESULTS LISTED" lines, until 3.5 s after the results
+	local t0="" now qpn="" n end=$((SECONDS + 20))
+	while ((SECONDS < end)); do
 		now=$EPOCHREALTIME
 		if [ -z "$t0" ] && [ -s "$1/client.csv" ] && grep -q '^[0-9]' "$1/client.csv"; then
 			t0=$now
@@ -80,6 +80,7 @@ watch_qp() { # DIR OUT: "SECONDS-SINCE-RESULTS LISTED" lines, for 4 s
 		if [ -n "$qpn" ]; then
 			n=$(rdma resource show qp lqpn $((16#$qpn)) 2>/dev/null | grep -c "lqpn $((16#$qpn)) ")
 			echo "$(awk -v a="$now" -v b="$t0" 'BEGIN { printf "%.2f", a - b }') $n" >>"$2"
+			awk -v a="$now" -v b="$t0" 'BEGIN { exit !(a - b > 3.5) }' && break
 		fi
 		rb_nap_ms 50
 	done
@@ -92,14 +93,14 @@ else
 	rm -f "$qps"
 	watch_qp "$RB_CASE_DIR" "$qps" &
 	wpid=$!
-	rb_csv "path wait destroy" rb_write_bw "-s 1K -n 40" "--verbose --wait_destroy 1.5"
+	rb_csv "path wait destroy" rb_write_bw "-s 1K -n 40" "--verbose --wait_destroy 2"
 	st=$?
 	wait "$wpid"
-	late=$(awk '$1 >= 1.0 && $2 > 0' "$qps" 2>/dev/null | wc -l)
-	after=$(awk '$1 >= 2.5 && $2 > 0' "$qps" 2>/dev/null | wc -l)
+	late=$(awk '$1 >= 1.2 && $2 > 0' "$qps" 2>/dev/null | wc -l)
+	after=$(awk '$1 >= 3.0 && $2 > 0' "$qps" 2>/dev/null | wc -l)
 	[ "$st" = 0 ] && [ "$late" -gt 0 ] && [ "$after" = 0 ] &&
-		grep -q -- '--wait_destroy: waiting 1.5 s before destroying' "$(rb_file client.err)" &&
-		rb_check "$(rb_file client.csv)" 'meta["wait_destroy_s"] == 1.5' -- "$(rb_file server.csv)" '"wait_destroy_s" not in meta'
-	tap_ok $? "--wait_destroy 1.5 (client): its QP still listed 1 s after its results, gone by 2.5 s; said, and in the metadata"
+		grep -q -- '--wait_destroy: waiting 2 s before destroying' "$(rb_file client.err)" &&
+		rb_check "$(rb_file client.csv)" 'meta["wait_destroy_s"] == 2' -- "$(rb_file server.csv)" '"wait_destroy_s" not in meta'
+	tap_ok $? "--wait_destroy 2 (client): its QP still listed 1.2 s after its results were written, gone by 3 s; said, and in the metadata"
 	[ "$late" -gt 0 ] && [ "$after" = 0 ] || tap_diag "seconds after the results, QP listed: $(tr '\n' ';' <"$qps" 2>/dev/null)"
 fi
