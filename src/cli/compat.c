@@ -91,7 +91,7 @@ const struct opt_compat options_compat[] = {
 	{ "no_lock", 0, 0, PC_REFUSED, "-j N (each thread owns its QPs, CQs and buffers)", "thread domains (lock-free verbs)" },
 	{ "use-null-mr", 0, 0, PC_REFUSED, "the default buffers", "null memory regions (no memory traffic)" },
 	{ "report-both", 0, 0, PC_BUILT, "report-both", NULL },
-	{ "reversed", 0, 0, PC_VERBS, "swap the hosts' roles until then", "reversed traffic" },
+	{ "reversed", 0, 0, PC_SAME, "reversed", NULL },
 	{ "pkey_index", 0, 1, PC_REFUSED, "the default P_Key (index 0)", "InfiniBand partitions" },
 	{ "tcp", 0, 0, PC_REFUSED, RAW_USE, RAW },
 	{ "burst_size", 0, 1, PC_VERBS, "unpaced runs until then", "pacing" },

@@ -65,6 +65,7 @@ struct rb_options {
 	unsigned retry_count;       /* --retry_count: RC's transport retries */
 	bool retry_count_given;
 	double wait_destroy_s;      /* --wait_destroy: before the teardown, 0: none */
+	bool reversed;              /* --reversed: the server (no HOST) takes the client's part */
 	/* run control */
 	uint64_t size;
 	bool size_given;            /* -s given (-a and -s are one or the other) */

@@ -77,6 +77,9 @@ int options_path_check(const struct rb_options *o)
 	if (o->retry_count_given && o->transport != TR_RC)
 		return options_usage_error("--retry_count %u: %s QPs do not retransmit (the retry count is RC's); drop --retry_count or give -c RC",
 				   o->retry_count, options_transport_name(o->transport));
+	if (o->reversed && (o->rdma_cm || o->load.bench_text))
+		return options_usage_error("--reversed cannot be combined with %s (its connection follows who was given HOST)",
+				   o->rdma_cm ? "-R/--rdma_cm" : "--load");
 	if (o->flow_labels > o->qps)
 		log_warn("--flow_label: %u labels for %u QP(s) a thread: those after the first %u are not used",
 			 o->flow_labels, o->qps, o->qps);

@@ -39,7 +39,7 @@ enum hello_param {
 	P_LOAD, P_LOAD_SIZE, P_LOAD_QPS, P_LOAD_COMPARE,
 	P_TX_DEPTH, P_CQ_MOD, P_RX_DEPTH, P_INLINE, P_EVENTS, P_ATOMIC_SAME,
 	/* #36: a range of ids per feature; an id with no PEER row is not sent */
-	P_RETRY_COUNT = 70,
+	P_RETRY_COUNT = 70, P_REVERSED,
 	P_COUNT                     /* one past the last */
 };
 

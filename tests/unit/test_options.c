@@ -244,6 +244,8 @@ static int parse_spelt(const char *name, const char *spelt, int has_arg, struct 
 		rc = parse(&bw, o, word, "--interval=1", "h", NULL);
 	else if (!strncmp(name, "load-", 5))	/* only with --load */
 		rc = parse(&full, o, word, "--load=write_bw", "-R", "-c", "UC", "h", NULL);
+	else if (!strcmp(name, "reversed"))	/* with -R: a usage error */
+		rc = parse(&full, o, word, "-c", "UC", "h", NULL);
 	else if (!strcmp(name, "retry-count"))	/* RC's: -c UC is a usage error */
 		rc = parse(&full, o, word, "-R", "h", NULL);
 	else if (!strcmp(name, "threads"))	/* -j with -R: a usage error */

@@ -114,13 +114,17 @@ static const struct rule_case path_refused[] = {
 	  "--flow-label: '0x1g' is not a valid value (expected a flow label 0..0xFFFFF (20 bits; 0x.. hex, 0.. octal), or a comma-separated list of them)" },
 	{ "rb_write_bw", "-L 256",
 	  "-L/--hop-limit: 256 is out of range (an integer 0..255)" },
+	{ "rb_write_bw", "--reversed -R",
+	  "--reversed cannot be combined with -R/--rdma_cm (its connection follows who was given HOST)" },
+	{ "rb_send_lat", "--reversed --load write_bw",
+	  "--reversed cannot be combined with --load (its connection follows who was given HOST)" },
 	{ "rb_write_bw", "--retry_count 8",
 	  "--retry-count: 8 is out of range (an integer 0..7)" },
 };
 
 static const struct rule_case accepted[] = {
 	{ "rb_write_bw", "-q 4 --flow_label=0x12345,0xabc -L 7 --retry_count 3 -R host", NULL },
-	{ "rb_send_bw", "-c UD -s 1K --flow_label 5 --hop_limit 0 --wait_destroy 0.5", NULL },
+	{ "rb_send_bw", "-c UD -s 1K --flow_label 5 --hop_limit 0 --wait_destroy 0.5 --reversed", NULL },
 	{ "rb_send_bw", "-a", NULL },
 	{ "rb_send_bw", "-D 3 --interval 1", NULL },
 	{ "rb_send_bw", "--interval 1 --min-bw 10Gb/s", NULL },

@@ -10,7 +10,7 @@
 # kernel, where no capture sees it.
 # Sourced by run-all.sh (see lib.sh).
 
-tap_plan 6
+tap_plan 8
 
 # The labels and retry counts of FILE's "QP 0x.. attributes" lines, in QP
 # order: "LABEL RETRY;" each.
@@ -57,6 +57,17 @@ tap_ok $? "UD -q 2 --flow_label 7: the address handles' label, in the metadata"
 rb_bench "path retry differs" rb_write_bw "-s 1K -n 40" "--retry_count 4" ""
 rb_failed 1 'retry count \(--retry_count\) differs: (client 4, server 7|server 7, client 4)'
 tap_ok $? "--retry_count 4 on the client only: both sides exit 1 naming the difference"
+
+# --reversed: the server (no HOST) takes the client's part: it writes
+# (validated where the data lands, on the HOST side) and reports as the
+# client; a side without it is named.
+rb_csv "path reversed" rb_write_bw "-s 1K -n 40 --reversed --validate" &&
+	rb_check "$(rb_file client.csv)" 'meta["role"] == "server"' '"yes" in meta["reversed"]' \
+	-- "$(rb_file server.csv)" 'meta["role"] == "client"' '"yes" in meta["reversed"]' 'bw(r, 1024, 40)'
+tap_ok $? "--reversed: the server writes and reports as the client (role), the HOST side is the server; --validate passes"
+rb_bench "path reversed differs" rb_write_bw "-s 1K -n 40" "" "--reversed"
+rb_failed 1 'reversed roles \(--reversed\) differs'
+tap_ok $? "--reversed on the server only: both sides exit 1 naming the difference"
 
 # Refusals: a label above 20 bits, --retry_count on UC (no device
 # needed); -L on RoCE, before the peer is reached.

@@ -13,7 +13,7 @@
 . "$top_srcdir/tests/integration/lib/two-need.sh"
 rb_wire=$top_builddir/scripts/tools/rb-wire
 [ -x "$rb_wire" ] || rb_wire=$top_srcdir/scripts/tools/rb-wire.in
-wire_names="send_lat write_bw read_lat flow_label loss"
+wire_names="send_lat write_bw read_lat flow_label reversed loss"
 
 # wire_check FILE EXPR...: each Python expression over t (the total), f (the
 # flows), d (the document) must hold; the failing ones become "# " lines.
@@ -135,6 +135,14 @@ else
 	tap_ok $? "rb-wire: rb_write_bw -q 4 --flow_label=0x12345,0xabc: each way one UDP source port per label (0xE341 for QPs 0 and 2, 0xCABC for 1 and 3, rdma_get_udp_sport's), TTL the route's 64"
 	[ -s "$RB_WIRE_JSON" ] && wire_diag "$RB_WIRE_JSON" &&
 		python3 -c "import json,sys; d=json.load(open(sys.argv[1])); [print('# %s -> %s QP %s: ports %s, TTL %s' % (x['src'], x['dst'], x['dest_qp'], x['udp_source_ports'], x['ttl'])) for x in d['flows']]" "$RB_WIRE_JSON"
+
+	# --reversed: guest B connects (HOST given) but guest A, the server, writes
+	wire_run reversed && wire_check "$RB_WIRE_JSON" "d['status'] == 'complete'" \
+		"[x['message_sizes'] for x in way('192.0.2.1')] == [{'WRITE': {'1024': 20}}]" \
+		"ops(t, 'RC RDMA WRITE Only') - t['retransmitted_packets'] == 20" \
+		"all(ops(x, 'RC RDMA WRITE Only') == 0 and x['acks'] == 0 for x in way('192.0.2.2'))"
+	tap_ok $? "rb-wire: rb_write_bw --reversed, the client in guest B: the 20 writes go from the server (guest A) to B, B only acknowledges"
+	[ -s "$RB_WIRE_JSON" ] && wire_diag "$RB_WIRE_JSON"
 
 	if wire_loss_on; then
 		wire_run loss && wire_check "$RB_WIRE_JSON" "d['status'] == 'complete'" \
