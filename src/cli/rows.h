@@ -28,6 +28,7 @@ int opt_parse_pcts(const struct opt_row *r, const char *val, void *dst);
 int opt_parse_output(const struct opt_row *r, const char *val, void *dst);
 int opt_parse_counters(const struct opt_row *r, const char *val, void *dst);
 int opt_parse_clock(const struct opt_row *r, const char *val, void *dst);
+int opt_parse_mgid(const struct opt_row *r, const char *val, void *dst);
 /* Path control (path.c): --flow_label's list, the rules, the metadata. */
 int opt_parse_flow_label(const struct opt_row *r, const char *val, void *dst);
 int options_path_check(const struct rb_options *o);
@@ -58,6 +59,7 @@ uint64_t peer_rx_depth(const void *o, const void *b);
 uint64_t peer_inline(const void *o, const void *b);
 uint64_t peer_events(const void *o, const void *b);
 uint64_t peer_atomic_same(const void *o, const void *b);
+uint64_t peer_mgid(const void *o, const void *b);
 /* ... and as the user wrote them ("UC", "default", "on"). */
 const char *peer_text_transport(uint64_t v, char *buf, size_t len);
 const char *peer_text_atomic(uint64_t v, char *buf, size_t len);
@@ -66,6 +68,7 @@ const char *peer_text_list(uint64_t v, char *buf, size_t len);
 const char *peer_text_given(uint64_t v, char *buf, size_t len);
 const char *peer_text_inline(uint64_t v, char *buf, size_t len);
 const char *peer_text_onoff(uint64_t v, char *buf, size_t len);
+const char *peer_text_mgid(uint64_t v, char *buf, size_t len);
 
 /* The META rows' keys that are not the field as it is (meta.c). */
 void meta_load(struct out *out, const void *o, const struct opt_row *r);
