@@ -41,6 +41,7 @@ enum hello_param {
 	/* #36's features, each a block of ids of its own (ids without a row
 	 * are not sent) */
 	P_MCG = 60, P_MGID,         /* multicast: -g, -M */
+	P_RETRY_COUNT = 70, P_REVERSED,     /* path control: --retry_count, --reversed */
 	P_COUNT                     /* one past the last */
 };
 
