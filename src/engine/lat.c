@@ -175,7 +175,7 @@ int loop_lat_send_ping(struct rb_session *s, struct rb_measure *m)
 	struct watch w;
 	bool last = false;
 	int (*again)(struct rb_session *, bool) = s->conn.q.ring ? recv_again_checked : recv_again;
-	int err = post_set_init(&p, s, 1);
+	int err = post_set_init(&p, s, 1, false);
 
 	lat_watch_init(&w, s, "send ping-pong");
 	lat_run_init(&l, s, m);
@@ -208,7 +208,7 @@ int loop_lat_send_pong(struct rb_session *s, struct rb_measure *m)
 	struct watch w;
 	bool last = false;
 	int (*again)(struct rb_session *, bool) = s->conn.q.ring ? recv_again_checked : recv_again;
-	int err = post_set_init(&p, s, 1);
+	int err = post_set_init(&p, s, 1, false);
 
 	(void)m;
 	lat_watch_init(&w, s, "send ping-pong");
@@ -269,7 +269,7 @@ int loop_lat_write_ping(struct rb_session *s, struct rb_measure *m)
 	const volatile sig_atomic_t *stop = s->stop; /* in a register: no load per ping */
 	struct watch w;
 	bool last = false, echoed;
-	int err = post_set_init(&p, s, 1);
+	int err = post_set_init(&p, s, 1, false);
 
 	lat_watch_init(&w, s, "write ping-pong");
 	lat_run_init(&l, s, m);
@@ -297,7 +297,7 @@ int loop_lat_write_pong(struct rb_session *s, struct rb_measure *m)
 	struct post_set p;
 	struct watch w;
 	bool last = false;
-	int err = post_set_init(&p, s, 1);
+	int err = post_set_init(&p, s, 1, false);
 
 	lat_watch_init(&w, s, "write ping-pong");
 	for (uint64_t k = 0; !err && !last; k++) {
@@ -338,7 +338,7 @@ int loop_lat_oneside(struct rb_session *s, struct rb_measure *m)
 	struct ibv_wc wc;
 	struct watch w;
 	bool last = false;
-	int err = post_set_init(&p, s, 1);
+	int err = post_set_init(&p, s, 1, false);
 
 	lat_watch_init(&w, s, what);
 	lat_run_init(&l, s, m);
