@@ -797,7 +797,7 @@ EOF
 # One option's text for a page: keep the lines whose tags match.
 # TAGS is the page's words ("bw send", "lat read", or "all").
 option_text() { # LONGNAME TAGS
-	option_texts | awk -v want="$1" -v tags=" $2 " '
+	awk -v want="$1" -v tags=" $2 " '
 		/^@/ { on = (substr($0, 2) == want); if (on) found = 1; next }
 		!on { next }
 		/^\[/ {
@@ -809,8 +809,9 @@ option_text() { # LONGNAME TAGS
 			sub(/^\[[^]]*\] /, "")
 		}
 		{ print }
-		END { exit !found }'
+		END { exit !found }' "$tmp/texts"
 }
+option_texts >"$tmp/texts"   # read by each option_text: one file, not a cat per option
 
 # Each program's --help, read once (a failure stops everything).
 for b in $benches; do
@@ -822,6 +823,7 @@ done
 help_heads() { # PROG
 	sed -En 's/^ +((-[A-Za-z], )?--[^ ]+).*/\1/p' "$tmp/help.$1"
 }
+for b in $benches; do help_heads "rb_$b" >"$tmp/heads.rb_$b"; done   # for accepted_by
 
 # "-d, --ib-dev=DEV" -> roff: bold names, italic argument, alternatives bold.
 head_roff() {
@@ -858,15 +860,18 @@ fill() { # NAME PROG: replace the placeholders
 }
 
 # The OPTIONS block of one program.  HEADS: file of --help heads.
+# (the names and the roff of all the heads made by one sed each, not two
+# processes per option)
 options_block() { # HEADS TAGS
-	local head name
-	while read -r head; do
-		name=$(echo "$head" | long_name)
+	local name roff
+	long_name <"$1" >"$tmp/names.block"
+	head_roff <"$1" >"$tmp/roff.block"
+	while read -r name && read -r roff <&3; do
 		echo ".TP"
-		echo "$head" | head_roff
+		echo "$roff"
 		option_text "$name" "$2" ||
 			{ echo "gen-options.sh: no text for --$name: add it to option_texts" >&2; return 1; }
-	done <"$1"
+	done <"$tmp/names.block" 3<"$tmp/roff.block"
 }
 
 output_block() { # TAGS
@@ -1010,7 +1015,7 @@ union_heads() {
 accepted_by() { # HEAD
 	local b list="" n=0
 	for b in $benches; do
-		if help_heads "rb_$b" | grep -qxF -- "$1"; then
+		if grep -qxF -- "$1" "$tmp/heads.rb_$b"; then
 			list="$list${list:+, }rb_$b"
 		else
 			n=$((n + 1))
@@ -1067,6 +1072,20 @@ mpi_names_block() {
 				sub(/ $/, "", sep); print line " " q(sep); line = ".BR"
 			}
 		}'
+}
+
+# rb_mpi(1)'s --background: the list's bandwidth benchmarks, on one line.
+mpi_bw_names_block() {
+	local b bw=""
+	for b in $benches; do
+		[ "$(bench_field "$b" metric)" = METRIC_BW ] && bw="$bw $b"
+	done
+	echo "$bw" | awk '{
+		line = ".BR"
+		for (i = 1; i <= NF; i++)
+			line = line " " $i (i == NF ? " ;" : i == NF - 1 ? " \" or \"" : " \", \"")
+		print line
+	}'
 }
 
 # Replace the block KIND of PAGE with the file BODY.
@@ -1139,4 +1158,6 @@ splice "$top/man/rdmabench.7" common-options "$tmp/common"
 splice "$top/man/rdmabench.7" defaults "$tmp/defaults"
 mpi_names_block >"$tmp/mpi-names"
 splice "$top/man/rb_mpi.1" bench-names "$tmp/mpi-names"
-echo "gen-options.sh: updated man/rb_*.1, man/rdmabench.7 and rb_mpi(1)'s --bench from $build" >&2
+mpi_bw_names_block >"$tmp/mpi-bw-names"
+splice "$top/man/rb_mpi.1" background-names "$tmp/mpi-bw-names"
+echo "gen-options.sh: updated man/rb_*.1, man/rdmabench.7 and rb_mpi(1)'s --bench and --background from $build" >&2

@@ -97,8 +97,17 @@ if [ -x "$top_builddir/rb_mpi" ]; then
 	got=$("$top_builddir/rb_mpi" --help 2>/dev/null | sed -n 's/^  --bench NAME  *\([^ ]*\) .*/\1/p')
 	[ "$got" = "$want" ]
 	ok $? "rb_mpi --help: --bench NAME lists the list ($got)"
+	# --background: the list's bandwidth benchmarks (their .metric), in its order
+	want=$(for b in $(cat "$tmp/names"); do
+		grep -q '^[[:space:]]*\.metric = METRIC_BW,' "$top_srcdir/bench/$b.c" && echo "$b"
+	done | paste -sd' ')
+	got=$("$top_builddir/rb_mpi" --help 2>/dev/null | sed -n 's/^  --background BENCH  *the load: //p' |
+		sed 's/,//g; s/ or / /')
+	[ -n "$want" ] && [ "$got" = "$want" ]
+	ok $? "rb_mpi --help: --background BENCH lists the list's bandwidth benchmarks ($got)"
 else
 	echo "ok $((n += 1)) - rb_mpi --help lists the benchmarks # SKIP rb_mpi not built (--with-mpi)"
+	echo "ok $((n += 1)) - rb_mpi --help lists the bandwidth benchmarks # SKIP rb_mpi not built (--with-mpi)"
 fi
 
 comp=$top_builddir/completion/rdmabench.bash

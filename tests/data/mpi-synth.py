@@ -13,21 +13,36 @@ with open(tpl) as f:
 if not per:
     head = [c for c in head if c not in ('src_switch', 'dst_switch')]
 first = dict(zip(head, next(csv.reader([l for l in open(tpl) if not l.startswith('#')][1:]))))
+# csv.writer on a list per row (a DictWriter and a dict per row took most of
+# the ~0.6 s of CPU a 256-rank file cost): the same bytes
+col = {c: i for i, c in enumerate(head)}
 with open(out, 'w', newline='') as f:
-    w = csv.DictWriter(f, head, extrasaction='ignore')
-    w.writeheader()
+    w = csv.writer(f)
+    w.writerow(head)
+    row = [first.get(c, '') for c in head]
+    for c, v in (('link_status', 'ok'), ('link_error', ''), ('round', 0)):
+        if c in col:
+            row[col[c]] = v
+    i_sr, i_dr, i_sh, i_dh, i_avg, i_peak = (col[c] for c in (
+        'src_rank', 'dst_rank', 'src_host', 'dst_host', 'bw_avg_mibps', 'bw_peak_mibps'))
+    i_ss, i_ds = (col['src_switch'], col['dst_switch']) if per else (None, None)
+    slow = {(7, 200): 100.0, (3, 5): 400.0}
+    rows = []
     for s in range(n):
+        row[i_sr], row[i_sh] = s, 'h%d' % s
+        if per:
+            row[i_ss] = 'sw%d' % (s // per)
         for d in range(n):
             if s == d:
                 continue
-            bw = {(7, 200): 100.0, (3, 5): 400.0}.get((s, d), 1000.0)
+            bw = slow.get((s, d), 1000.0)
             if per and s // per == 1 and d // per != 1:
                 bw = min(bw, 500.0)
-            r = dict(first, src_rank=s, dst_rank=d, src_host='h%d' % s, dst_host='h%d' % d,
-                     bw_avg_mibps=bw, bw_peak_mibps=bw, link_status='ok', link_error='', round=0)
+            row[i_dr], row[i_dh], row[i_avg], row[i_peak] = d, 'h%d' % d, bw, bw
             if per:
-                r.update(src_switch='sw%d' % (s // per), dst_switch='sw%d' % (d // per))
-            w.writerow(r)
+                row[i_ds] = 'sw%d' % (d // per)
+            rows.append(tuple(row))
+    w.writerows(rows)
 side = json.load(open(os.path.splitext(tpl)[0] + '.meta.json'))
 side['meta'].update(ranks=str(n), topology='synthetic' if per else 'none', note='made by tests/data/mpi-synth.py')
 json.dump(side, open(os.path.splitext(out)[0] + '.meta.json', 'w'))

@@ -1,5 +1,6 @@
 #include "lib/output.h"
 #include "tap.h"
+#include "golden.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -14,7 +15,7 @@
  * formats were split into out_human.c, out_csv.c and out_json.c:
  * tests/unit/data/formats.{txt,csv,json,meta.json}.  A change in any byte
  * of any format fails here.  After a deliberate format change, regenerate
- * them with RB_WRITE_GOLDEN=1 and review the diff.
+ * them with RB_WRITE_GOLDEN=1 and review the diff (golden.h).
  */
 
 static const struct out_col cols[] = {
@@ -162,24 +163,6 @@ static const struct seq {
 };
 #define NSEQS ((int)(sizeof(seqs) / sizeof(seqs[0])))
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t cap = 0;
-	ssize_t n;
-
-	if (!f)
-		return NULL;
-	n = getdelim(&buf, &cap, '\0', f);
-	fclose(f);
-	if (n < 0) {
-		free(buf);
-		return strdup("");
-	}
-	return buf;
-}
-
 /* Each sequence's document under "=== name ===", into doc; CSV: each one's
  * sidecar into side, and a sidecar alone (no table) after them. */
 static void render(enum out_format fmt, FILE *doc, FILE *side, const char *dir)
@@ -217,25 +200,6 @@ static void render(enum out_format fmt, FILE *doc, FILE *side, const char *dir)
 		free(text);
 		unlink(meta);
 	}
-}
-
-static void check_golden(const char *name, const char *got)
-{
-	const char *top = getenv("top_srcdir");
-	char *path = NULL, *want;
-	FILE *f;
-
-	if (asprintf(&path, "%s/tests/unit/data/%s", top ? top : ".", name) < 0)
-		return;
-	if (getenv("RB_WRITE_GOLDEN") && (f = fopen(path, "w"))) {
-		fputs(got, f);
-		fclose(f);
-	}
-	want = slurp(path);
-	ok(want != NULL, "golden file %s readable", path);
-	is_str(got, want, name);
-	free(want);
-	free(path);
 }
 
 static void test_format(enum out_format fmt, const char *name, const char *side_name)

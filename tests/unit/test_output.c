@@ -1,5 +1,6 @@
 #include "lib/output.h"
 #include "tap.h"
+#include "golden.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -8,9 +9,9 @@
 #include <unistd.h>
 
 /*
- * Golden files live in tests/unit/data/output.{txt,csv,json}.  After a
+ * Golden files: tests/unit/data/output.{txt,csv,json} (golden.h: after a
  * deliberate format change, regenerate them with RB_WRITE_GOLDEN=1 and
- * review the diff.
+ * review the diff).
  */
 
 static const struct out_col cols[] = {
@@ -71,50 +72,6 @@ static char *render_side(enum out_format fmt, const char *status, const char *er
 static char *render_table(enum out_format fmt, const char *status, const char *error)
 {
 	return render_side(fmt, status, error, NULL);
-}
-
-static char *golden_path(const char *name)
-{
-	const char *top = getenv("top_srcdir");
-	char *path;
-
-	if (asprintf(&path, "%s/tests/unit/data/%s", top ? top : ".", name) < 0)
-		return NULL;
-	return path;
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t cap = 0;
-	ssize_t n;
-
-	if (!f)
-		return NULL;
-	n = getdelim(&buf, &cap, '\0', f);
-	fclose(f);
-	if (n < 0) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
-}
-
-static void check_golden(const char *name, const char *got)
-{
-	char *path = golden_path(name), *want;
-	FILE *f;
-
-	if (getenv("RB_WRITE_GOLDEN") && (f = fopen(path, "w"))) {
-		fputs(got, f);
-		fclose(f);
-	}
-	want = slurp(path);
-	ok(want != NULL, "golden file %s readable", path);
-	is_str(got, want, name);
-	free(want);
-	free(path);
 }
 
 /*
@@ -205,7 +162,6 @@ static const char *tail_lines(const char *s, int n)
 	return s;
 }
 
-static char *slurp(const char *path);
 static void check_json(const char *doc, const char *expr, const char *want, const char *what);
 
 /*

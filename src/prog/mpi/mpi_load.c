@@ -27,6 +27,22 @@ int mpi_usage_error(const char *what, const char *val, const char *hint)
 
 /* ---- the options ---- */
 
+void mpi_bench_names(char *buf, size_t n, enum rb_metric metric, const char *last)
+{
+	size_t count = 0, k = 0, len = 0;
+
+	for (size_t i = 0; i < bench_count(); i++)
+		count += bench_at(i)->metric == metric;
+	buf[0] = '\0';
+	for (size_t i = 0; i < bench_count() && len < n; i++) {
+		if (bench_at(i)->metric != metric)
+			continue;
+		k++;
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", k == 1 ? "" : k == count ? last : ", ",
+					bench_at(i)->name + 3);
+	}
+}
+
 /* "pairs,ring,incast": each once. */
 int mpi_opt_patterns(const struct opt_row *r, const char *s, void *dst)
 {
@@ -79,13 +95,15 @@ int mpi_opt_background_size(const struct opt_row *r, const char *v, void *dst)
 int mpi_opt_background(const struct opt_row *r, const char *v, void *dst)
 {
 	struct mpi_load *ld = &((struct mpi_job *)dst)->load;
+	char names[160], hint[200];
 
 	(void)r;
 	ld->bench = bench_find(v ? v : "");
-	if (!ld->bench || ld->bench->metric != METRIC_BW)
-		return mpi_usage_error("--background", v,
-				       "is not a bandwidth benchmark (send_bw, write_bw, read_bw, atomic_bw)");
-	return 0;
+	if (ld->bench && ld->bench->metric == METRIC_BW)
+		return 0;
+	mpi_bench_names(names, sizeof(names), METRIC_BW, ", ");
+	snprintf(hint, sizeof(hint), "is not a bandwidth benchmark (%s)", names);
+	return mpi_usage_error("--background", v, hint);
 }
 
 int mpi_opt_incast_dst(const struct opt_row *r, const char *v, void *dst)
@@ -99,11 +117,16 @@ int mpi_opt_incast_dst(const struct opt_row *r, const char *v, void *dst)
 	return 0;
 }
 
-/* What --background does not go with; NULL: nothing. */
-static const char *load_conflict(const struct mpi_job *job, bool sequential)
+/* What --background does not go with (in buf, n bytes, or a constant); NULL: nothing. */
+static const char *load_conflict(const struct mpi_job *job, bool sequential, char *buf, size_t n)
 {
-	if (job->bench->metric != METRIC_LAT)
-		return "is a load under a latency benchmark: give --bench send_lat, write_lat, read_lat or atomic_lat";
+	char names[160];
+
+	if (job->bench->metric != METRIC_LAT) {
+		mpi_bench_names(names, sizeof(names), METRIC_LAT, " or ");
+		snprintf(buf, n, "is a load under a latency benchmark: give --bench %s", names);
+		return buf;
+	}
 	if (job->pattern != SCHED_ROUNDS || sequential)
 		return "sets the rounds itself: drop --pattern and --sequential (the load's is --background-pattern)";
 	if (job->topology)
@@ -165,12 +188,13 @@ int mpi_load_check(struct mpi_job *job, bool sequential)
 {
 	struct mpi_load *ld = &job->load;
 	const char *why;
+	char text[240];
 
 	if (load_orphans(job))
 		return -EINVAL;
 	if (!ld->bench)
 		return 0;
-	if ((why = load_conflict(job, sequential)))
+	if ((why = load_conflict(job, sequential, text, sizeof(text))))
 		return mpi_usage_error("--background", ld->bench->name + 3, why);
 	if (!ld->npatterns)
 		ld->patterns[ld->npatterns++] = SCHED_ROUNDS;

@@ -15,12 +15,18 @@
 #define RB_MPI_LOAD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
+#include "cli/bench.h"
 #include "cli/optrow.h"
 #include "prog/mpi/mpi_job.h"
 
 /* A usage error naming the option, and the hint, on stderr; returns -EINVAL. */
 int mpi_usage_error(const char *what, const char *val, const char *hint);
+/* The benchmarks of bench/list.h with METRIC, in its order, into buf (n
+ * bytes): "send_bw, write_bw, read_bw" and LAST before the last name
+ * (" or ", or ", "). */
+void mpi_bench_names(char *buf, size_t n, enum rb_metric metric, const char *last);
 
 /* The load options' parsers (rows of mpi_main.c, dst a struct mpi_job;
  * a missing value comes as NULL): 0, or -EINVAL after the message. */

@@ -24,6 +24,9 @@
 
 static void usage(FILE *f)
 {
+	char bw[160];
+
+	mpi_bench_names(bw, sizeof(bw), METRIC_BW, " or ");
 	fprintf(f, "Usage: mpirun [MPI OPTIONS] rb_mpi [--bench NAME] [--pattern pairs|ring|bisection|shift|incast] [OPTIONS]\n"
 		"       mpirun [MPI OPTIONS] rb_mpi --bench LAT --background BW [--background-pattern P,...] [OPTIONS]\n"
 		"       rb_mpi --plan=N [--pattern P] [OPTIONS]\n\n"
@@ -51,14 +54,14 @@ static void usage(FILE *f)
 		"  -h, --help / -V, --version\n\n"
 		"Latency under load: the pair measures --bench (a latency benchmark) alone, then\n"
 		"while the other ranks run a bandwidth benchmark in each load pattern:\n"
-		"  --background BENCH   the load: send_bw, write_bw, read_bw or atomic_bw\n"
+		"  --background BENCH   the load: %s\n"
 		"  --background-pattern P[,P...]  pairs, ring and/or incast (default pairs)\n"
 		"  --background-size SIZE  the load's message size (default 64K)\n"
 		"  --latency-pair S:D   the ranks that measure latency (default 0:1)\n\n"
 		"The benchmark's own options apply (see its man page), except those that name a\n"
 		"peer or a port: -d, -i, -x, -c, -m, -s, -a, -n, -D, -q, -t, -r, -Q, -l, -o, -I,\n"
 		"--timeout, --percentiles, --numa-node, --no-numa, --csv[=FILE], --json[=FILE], ...\n",
-		DEFAULT_BENCH, DEFAULT_OUTLIER_PCT, DEFAULT_STEP_TIMEOUT_S);
+		DEFAULT_BENCH, DEFAULT_OUTLIER_PCT, DEFAULT_STEP_TIMEOUT_S, bw);
 }
 
 static int parse_pattern(const struct opt_row *r, const char *s, void *dst)

@@ -8,11 +8,15 @@
 #
 # Under the test bed's emulation valgrind is slow (a pair takes 15-40 s), so
 # the runs are small and RB_VG_JOBS pairs (default 3) run side by side, each
-# on its own -p.  The fast run takes one benchmark of each kind of loop:
-# send/receive (as the -j 2 -b pair below: both directions, two threads,
-# both sides under valgrind), write latency, read, atomics; the full one
-# (RB_FULL=1) all eight as well; the rest of each program, and the other
-# four, run under ASan+UBSan (LeakSanitizer included) in CI.  Knobs:
+# on its own -p.  The fast run takes the -j 2 -b pair of rb_send_bw below
+# (both directions, two threads, both sides under valgrind: setup, the
+# exchange's server and client halves, the send and receive loops, the
+# threads' gate and teardown) and rb_devices' text; the full one (RB_FULL=1)
+# all eight benchmarks, a second -j 2 pair and rb_devices --json as well
+# (until 2026-12-03 the fast run had rb_write_lat, rb_read_bw and
+# rb_atomic_lat too: 343 s of the fast run's longest boot, rxe-quiet, for
+# four valgrind processes more).  Every benchmark's loops run under
+# ASan+UBSan (LeakSanitizer included) in the fast run (bench/*.sh).  Knobs:
 # RB_VG_PROGS (default as said), RB_VG_JOBS, RB_VG_ARGS (more options for
 # both sides, e.g. --no-numa or --cpu=LIST), RB_VG_THREADS (default yes: a
 # -j 2 pair too, two in the full run).  The valgrind logs stay in each
@@ -21,7 +25,7 @@
 # tests/integration/valgrind.supp, each entry with its reason.
 # Not for a sanitizer build (valgrind and ASan exclude each other): skipped.
 
-vg_progs=${RB_VG_PROGS:-$(rb_fast_full "rb_write_lat rb_read_bw rb_atomic_lat" \
+vg_progs=${RB_VG_PROGS:-$(rb_fast_full "" \
 	"$(sed -n 's/^BENCH(\([a-z0-9_]*\))$/rb_\1/p' "$top_srcdir/bench/list.h" | paste -sd' ')")}
 vg_jobs=${RB_VG_JOBS:-3}
 vg_port=19700
@@ -151,10 +155,12 @@ if grep -qa __asan_init "$RB_BIN/rb_send_bw" 2>/dev/null; then
 	return 0
 fi
 
-# rb_devices (text and JSON), started first: it runs beside the first pairs.
+# rb_devices (text, and JSON in the full run), started first: it runs beside
+# the first pairs.
 rb_case "valgrind rb_devices"
 vg_devdir=$RB_CASE_DIR
-for fmt in text json; do
+vg_fmts=$(rb_fast_full text "text json")
+for fmt in $vg_fmts; do
 	args=""
 	[ "$fmt" = json ] && args=--json
 	RB_PAIR_TIMEOUT=$vg_limit rb_start "$fmt" \
@@ -179,10 +185,14 @@ while (($#)); do
 done
 
 RB_CASE_DIR=$vg_devdir
-rb_wait text json
-st=0
-s=$(vg_report text) || st=1
-c=$(vg_report json) || st=1
-grep -q "$RB_DEV" "$RB_CASE_DIR/text.out" && grep -q "\"$RB_DEV\"" "$RB_CASE_DIR/json.out" || st=1
-[ "$st" = 0 ] || vg_show text json
-tap_ok "$st" "rb_devices under valgrind memcheck, text and --json list $RB_DEV: $s; $c"
+# shellcheck disable=SC2086 # a list of words
+rb_wait $vg_fmts
+st=0 s=""
+for fmt in $vg_fmts; do
+	s+="$(vg_report "$fmt"); " || st=1
+done
+grep -q "$RB_DEV" "$RB_CASE_DIR/text.out" || st=1
+! rb_full || grep -q "\"$RB_DEV\"" "$RB_CASE_DIR/json.out" || st=1
+# shellcheck disable=SC2086 # a list of words
+[ "$st" = 0 ] || vg_show $vg_fmts
+tap_ok "$st" "rb_devices under valgrind memcheck, $(rb_fast_full text 'text and --json') list $RB_DEV: ${s%; }"

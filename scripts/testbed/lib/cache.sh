@@ -1,0 +1,150 @@
+# rb-testbed's cache (sourced by scripts/testbed/rb-testbed): the host
+# packages, the guest kernel (the one linux-image-amd64 names, downloaded
+# and unpacked once into $cache/kernels/, its ELF image beside it) and the
+# initramfs (busybox, the modules in load order, testbed/init), built once
+# per kernel and init.  What --prepare makes.  Reads rb-testbed's cache,
+# tb_data and verbose; sets kdir kver kpkg initrd vmlinuz.
+# shellcheck shell=bash
+
+HOST_PACKAGES="qemu-system-x86 qemu-system-data seabios busybox-static cpio kmod
+xz-utils zstd ibverbs-providers ibverbs-utils rdmacm-utils perftest iproute2 numactl
+python3 apt tcpdump nftables"
+
+install_packages() {
+	say "installing host packages"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q >&2 || die "apt-get update failed"
+	# shellcheck disable=SC2086
+	apt-get install -y -q --no-install-recommends $HOST_PACKAGES >&2 ||
+		die "apt-get install failed"
+}
+
+# The kernel package linux-image-amd64 depends on now, e.g. linux-image-6.1.0-56-amd64.
+# apt-cache takes 1.5 s of CPU a call where apt keeps no binary cache (CI),
+# once or twice a boot: the answer is kept in the cache folder, keyed by the
+# package lists it came from (apt-get update makes a new key).
+resolve_kernel_pkg() {
+	local key f=$cache/kernel-pkg pkg
+	key=$(stat -c '%n %s %Y' /var/lib/apt/lists/*Packages* 2>/dev/null | cksum)
+	if [ -r "$f" ] && [ "$(head -n1 "$f")" = "$key" ]; then
+		sed -n 2p "$f"
+		return
+	fi
+	pkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
+		sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*\)$/\1/p' | head -n1)
+	[ -n "$pkg" ] && [ -w "$cache" ] && printf '%s\n%s\n' "$key" "$pkg" >"$f.$$" && mv "$f.$$" "$f"
+	echo "$pkg"
+}
+
+# Download and unpack PKG into $cache/kernels/PKG (once).  Prints that folder.
+fetch_kernel() {
+	local pkg=$1 dir=$cache/kernels/$1 tmp
+	if [ -e "$dir/.done" ]; then echo "$dir"; return 0; fi
+	tmp=$(mktemp -d "$cache/tmp.XXXXXX") || return 1
+	say "downloading $pkg"
+	if ! (cd "$tmp" && apt-get -o APT::Sandbox::User=root download -q "$pkg" >&2 2>&1); then
+		rm -rf "$tmp"; return 1
+	fi
+	dpkg-deb -x "$tmp"/*.deb "$tmp/root" || { rm -rf "$tmp"; return 1; }
+	dpkg-deb -f "$tmp"/*.deb Version >"$tmp/root/.version"
+	rm -f "$tmp"/*.deb
+	rm -rf "$dir"; mkdir -p "$cache/kernels"
+	mv "$tmp/root" "$dir" && rmdir "$tmp"
+	local ver
+	ver=$(ls "$dir/lib/modules" | head -n1)
+	depmod -b "$dir" "$ver" || return 1
+	touch "$dir/.done"
+	echo "$dir"
+}
+
+# Pick the kernel: the one linux-image-amd64 names (downloaded if missing);
+# offline, the newest one already cached.  Sets kdir kver kpkg.
+select_kernel() {
+	kpkg=$(resolve_kernel_pkg)
+	kdir=""
+	if [ -n "$kpkg" ]; then
+		kdir=$(fetch_kernel "$kpkg") || kdir=""
+	fi
+	if [ -z "$kdir" ]; then
+		kdir=$(ls -d "$cache"/kernels/*/.done 2>/dev/null | sort -V | tail -n1)
+		kdir=${kdir%/.done}
+		[ -n "$kdir" ] || die "no kernel: apt knows none (run with --install, or apt-get update) and none is cached in $cache"
+		say "could not get ${kpkg:-the kernel named by linux-image-amd64}; using the cached $(basename "$kdir")"
+		kpkg=$(basename "$kdir")
+	fi
+	kver=$(ls "$kdir/lib/modules" | head -n1)
+	say "kernel $kpkg $(cat "$kdir/.version" 2>/dev/null) ($kver)"
+}
+
+# Modules the guest loads, in order (dependencies come from modprobe).
+GUEST_MODULES="virtio_pci 9pnet_virtio 9p overlay udp_tunnel ip6_udp_tunnel ib_core
+ib_uverbs rdma_rxe ib_cm iw_cm rdma_cm rdma_ucm ib_umad crc32_generic dummy virtio_net
+nfnetlink nf_tables"
+
+# Build the initramfs (busybox, the modules, init) once per kernel and init.
+build_initrd() {
+	local key tmp m f base
+	key=$( (echo "$kver $GUEST_MODULES"; cat "$tb_data/init" /bin/busybox) | sha1sum | cut -c1-12)
+	initrd=$cache/initrd-$kver-$key.cpio
+	[ -s "$initrd" ] && return 0
+	tmp=$(mktemp -d "$cache/tmp.XXXXXX") || die "cannot write to $cache"
+	mkdir -p "$tmp"/{bin,lib/rb,proc,sys,dev}
+	cp /bin/busybox "$tmp/bin/busybox"
+	cp "$tb_data/init" "$tmp/init"; chmod 755 "$tmp/init"
+	for m in $GUEST_MODULES; do
+		modprobe -d "$kdir" -S "$kver" --show-depends "$m" ||
+			die "module $m missing from $kver"
+	done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }' >"$tmp/order"
+	while read -r f; do
+		base=$(basename "$f")
+		case $base in
+		*.ko.xz) xz -dc "$f" >"$tmp/lib/rb/${base%.xz}"; base=${base%.xz} ;;
+		*.ko.zst) zstd -qdc "$f" >"$tmp/lib/rb/${base%.zst}"; base=${base%.zst} ;;
+		*.ko.gz) gzip -dc "$f" >"$tmp/lib/rb/${base%.gz}"; base=${base%.gz} ;;
+		*) cp "$f" "$tmp/lib/rb/$base" ;;
+		esac || die "cannot copy $f"
+		case $base in dummy.ko) echo "$base numdummies=0" ;; *) echo "$base" ;; esac
+	done <"$tmp/order" >"$tmp/lib/rb/load.list"
+	rm "$tmp/order"
+	(cd "$tmp" && find . | cpio -o -H newc --quiet) >"$initrd.tmp" &&
+		mv "$initrd.tmp" "$initrd"
+	rm -rf "$tmp"
+	[ -s "$initrd" ] || die "initramfs build failed"
+	say "built $initrd"
+}
+
+# The uncompressed ELF kernel, booted through its PVH entry: saves the ~5 s
+# the emulated CPU spends decompressing the bzImage.  Falls back to vmlinuz.
+extract_vmlinux() {
+	local elf=$kdir/boot/vmlinux-$kver pos
+	if [ ! -s "$elf" ]; then
+		pos=$(grep -abo $'\xfd7zXZ\x00' "$vmlinuz" | head -n1 | cut -d: -f1)
+		if [ -n "$pos" ]; then
+			tail -c+$((pos + 1)) "$vmlinuz" | xz -dc >"$elf.tmp" 2>/dev/null
+		else
+			pos=$(grep -abo $'\x28\xb5\x2f\xfd' "$vmlinuz" | head -n1 | cut -d: -f1)
+			[ -n "$pos" ] && tail -c+$((pos + 1)) "$vmlinuz" | zstd -qdc >"$elf.tmp" 2>/dev/null
+		fi
+		# xz/zstd complain about the trailing bytes; the ELF is whole all the same
+		if [ -s "$elf.tmp" ] && [ "$(head -c4 "$elf.tmp" | od -An -c | tr -d ' ')" = 177ELF ]; then
+			mv "$elf.tmp" "$elf"
+		else
+			rm -f "$elf.tmp"
+		fi
+	fi
+	if [ -s "$elf" ]; then vmlinuz=$elf; else say "booting the compressed kernel (slower)"; fi
+}
+
+prepare_cache() {
+	[ -r "$tb_data/init" ] || die "the test bed's scripts (testbed/init, guest.sh, rxe.sh) not found; set RB_TESTBED_DATA"
+	mkdir -p "$cache" || die "cannot create $cache"
+	command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (use --install)"
+	[ -x /bin/busybox ] || die "/bin/busybox missing (use --install)"
+	local t0=$SECONDS
+	select_kernel
+	build_initrd
+	vmlinuz=$kdir/boot/vmlinuz-$kver
+	[ -r "$vmlinuz" ] || die "no $vmlinuz"
+	extract_vmlinux
+	vsay "cache ready in $((SECONDS - t0)) s"
+}

@@ -1,0 +1,73 @@
+# shellcheck shell=bash
+# tests/integration/lib/check.sh, sourced by tests/integration/lib.sh (read
+# its top first): rb_check, through one python3 for a run (run-all.sh
+# starts it) or in one of its own, and rb_meta_lines.
+
+# python3 for the checks: Debian's, not a pyenv shim found first in PATH
+# (under emulation a shim takes ~30 s).
+RB_PY=/usr/bin/python3
+[ -x "$RB_PY" ] || RB_PY=python3
+
+# rb_check_serve: one python3 for all the checks of this run
+# (tests/integration/rb_check.py --serve, reading $RB_TMP/check.fifo), so
+# that a check costs no python3 start (~0.45 s of CPU each under emulation);
+# run-all.sh starts it and rb_check_stop ends it.  Without it rb_check
+# starts a python3 of its own.
+rb_check_serve() {
+	[ -n "$RB_NAP_FD" ] && mkfifo "$RB_TMP/check.fifo" || return 0
+	# held open (read-write: no wait for a reader) for the whole run: a
+	# request written before the server opened it is kept, not dropped
+	# with the last descriptor, and a gone server blocks no writer
+	exec {RB_CHECK_FD}<>"$RB_TMP/check.fifo"
+	"$RB_PY" -I -S "$top_srcdir/tests/integration/rb_check.py" --serve "$RB_TMP/check.fifo" \
+		</dev/null >"$RB_TMP/check.log" 2>&1 &
+	RB_CHECK_PID=$! RB_CHECK_FIFO=$RB_TMP/check.fifo
+}
+
+rb_check_stop() {
+	[ -n "${RB_CHECK_PID:-}" ] && kill "$RB_CHECK_PID" 2>/dev/null
+	[ -n "${RB_CHECK_FD:-}" ] && exec {RB_CHECK_FD}>&-
+	RB_CHECK_PID="" RB_CHECK_FIFO="" RB_CHECK_FD=""
+}
+
+# rb_check_ask ARG...: the check through the server; its status, its
+# output printed.  Status 125: no answer within RB_CHECK_WAIT_S (default
+# 120) seconds.
+rb_check_ask() {
+	local req st line i ms
+	RB_CHECK_N=$((${RB_CHECK_N:-0} + 1))
+	req=$RB_TMP/check.$BASHPID.$RB_CHECK_N
+	printf '%s\0' "$PWD" "$@" >"$req" || return 125
+	echo "$req" >&"$RB_CHECK_FD"
+	# looked for after 5, 10, 20 ms, then every 40 ms
+	for ((i = 0, ms = 5; i < ${RB_CHECK_WAIT_S:-120} * 1000; i += ms)); do
+		[ -e "$req.done" ] && break
+		rb_nap_ms "$ms"
+		((ms < 40)) && ms=$((ms * 2))
+	done
+	[ -e "$req.done" ] || return 125
+	{
+		read -r st
+		while IFS= read -r line; do echo "$line"; done
+	} <"$req.done"
+	return "$st"
+}
+
+rb_check() {
+	local st
+	# E (the environment) is this shell's: such checks in a python3 of their own
+	if [ -n "${RB_CHECK_FIFO:-}" ] && [[ "$*" != *E\[* ]]; then
+		rb_check_ask "$@"
+		st=$?
+		[ "$st" = 125 ] || return "$st"
+		tap_diag "rb_check: no answer from the check server (pid $RB_CHECK_PID) in ${RB_CHECK_WAIT_S:-120} s: checked in a python3 of its own"
+	fi
+	"$RB_PY" -I -S "$top_srcdir/tests/integration/rb_check.py" "$@"
+}
+
+# rb_meta_lines FILE.csv: its metadata as the "# KEY=VALUE" lines of the
+# earlier CSV format, from the sidecar FILE.meta.json (or FILE's own "#"
+# lines, an earlier file), for the case files that grep them.
+rb_meta_lines() {
+	rb_check --meta-lines "$1" 2>/dev/null
+}
