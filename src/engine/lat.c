@@ -10,7 +10,9 @@
  * wait for the answer; a read's or an atomic's its completion.  What the
  * loop does for itself (recording the sample, --interval, the once-a-second
  * heartbeat, --validate's check, the next iteration's bookkeeping) falls
- * between samples: no sample includes it.
+ * between samples: no sample includes it; nor does --latency_gap's wait,
+ * which the measuring side spends before each post (perftest's gap, spun
+ * on both sides before their posts, lies inside its samples).
  */
 #include "engine/internal.h"
 
@@ -68,6 +70,7 @@ static int lat_post_one(struct rb_session *s, struct post_set *p, bool last)
 
 struct lat_run {
 	uint64_t k, t0;                 /* t0: iteration k's post */
+	uint64_t gap_ns;                /* --latency_gap */
 	uint64_t first_ns, last_ns;     /* -n: the first counted post, the last counted end */
 	uint64_t counted;               /* samples counted */
 	size_t kept_from;               /* m->samples.n at the loop's start */
@@ -78,10 +81,22 @@ struct lat_run {
 
 static void lat_run_init(struct lat_run *l, struct rb_session *s, const struct rb_measure *m)
 {
-	*l = (struct lat_run){ .kept_from = m->samples.n,
+	*l = (struct lat_run){ .kept_from = m->samples.n, .gap_ns = s->opt->latency_gap_us * 1000ull,
 			       .beats = s->is_client && s->bench->server == loop_passive &&
 					!s->opt->bidir };
 	window_init(&l->win, s);
+}
+
+/* --latency_gap: from now (the last iteration just ended) to the next
+ * post, slept and then spun (pace_nap); SIGINT ends it early.  The watch
+ * is told: the silence is the gap's, not a stall. */
+static void lat_gap(const struct lat_run *l, struct watch *w, const volatile sig_atomic_t *stop)
+{
+	uint64_t due = clock_now_ns() + l->gap_ns, now;
+
+	while ((now = clock_now_ns()) < due && !*stop)
+		pace_nap(due, now);
+	lat_progress(w);
 }
 
 /* Should the ping about to go be the last one? */
@@ -184,6 +199,8 @@ int loop_lat_send_ping(struct rb_session *s, struct rb_measure *m)
 		err = ivl_init(&l.iv, s);
 	for (; !err && !last; l.k++) {
 		last = lat_is_last(s, &l, stop);
+		if (l.gap_ns)
+			lat_gap(&l, &w, stop);
 		l.t0 = clock_now_ns();
 		err = lat_post_one(s, &p, last);
 		if (!err)
@@ -281,6 +298,8 @@ int loop_lat_write_ping(struct rb_session *s, struct rb_measure *m)
 
 		last = lat_is_last(s, &l, stop);
 		seq = last ? SEQ_LAST : seq_of(l.k);
+		if (l.gap_ns)
+			lat_gap(&l, &w, stop);
 		l.t0 = clock_now_ns();
 		err = write_one(s, &p, seq, &w);
 		if (!err)
@@ -347,6 +366,8 @@ int loop_lat_oneside(struct rb_session *s, struct rb_measure *m)
 		err = ivl_init(&l.iv, s);
 	for (; !err && !last; l.k++) {
 		last = lat_is_last(s, &l, stop);
+		if (l.gap_ns)
+			lat_gap(&l, &w, stop);
 		l.t0 = clock_now_ns();
 		wr_operands(s, &p, 0, &p.wr[0], l.k);
 		err = lat_post_one(s, &p, false);

@@ -217,6 +217,7 @@ static const char *const spell_values[][2] = {
 	{ "csv", "x.csv" }, { "json", "x.json" }, { "histogram", "h.csv" }, { "raw", "r.csv" },
 	{ "size", "4096" }, { "timeout", "2" }, { "duration", "2" }, { "numa-node", "0" },
 	{ "min-bw", "1Gb/s" }, { "load", "write_bw" }, { "output", "latency" },
+	{ "rate-units", "Mbps" }, { "rate-limit-type", "SW" },
 };
 
 static const char *spell_value(const char *name)
@@ -244,6 +245,9 @@ static int parse_spelt(const char *name, const char *spelt, int has_arg, struct 
 		rc = parse(&bw, o, word, "--interval=1", "h", NULL);
 	else if (!strncmp(name, "load-", 5))	/* only with --load */
 		rc = parse(&full, o, word, "--load=write_bw", "-R", "-c", "UC", "h", NULL);
+	else if (!strcmp(name, "rate-units") || !strcmp(name, "rate-limit-type") ||
+		 !strcmp(name, "burst-size"))	/* only with --rate_limit */
+		rc = parse(&full, o, word, "--rate_limit=1", "-R", "-c", "UC", "h", NULL);
 	else if (!strcmp(name, "threads"))	/* -j with -R: a usage error */
 		rc = parse(&full, o, word, "-c", "UC", "h", NULL);
 	else
