@@ -270,6 +270,7 @@ static int size_row(struct rb_session *s, struct report *r, struct rb_measure *m
 
 	if (!err && m->measured)
 		report_compute(r, s, m, row);
+	report_pace_check(s, m);
 	report_validate(r, s, row);
 	if (s->load)
 		report_load(r, s, loadrun_figures(s->load), row, NULL);

@@ -82,6 +82,9 @@ void report_compute(const struct report *r, const struct rb_session *s,
 /* --cpu_util: this side's CPU columns of row from m (NaN: m measured
  * nothing); after the trade, which never carries them. */
 void report_cpu(const struct report *r, const struct rb_measure *m, union out_val *row);
+/* --rate_limit=SW: a size paced at under 90 % of the rate asked says so
+ * on stderr (the side that posted). */
+void report_pace_check(const struct rb_session *s, const struct rb_measure *m);
 /* --load: the load's columns of row: this side's figures before the trade
  * (peer NULL), then after it (the server takes the client's figures; each
  * side its own ratios to its last idle row). */
