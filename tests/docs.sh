@@ -184,6 +184,18 @@ st=0
 cmp -s "$tmp/errors" "$tmp/errors7" || { st=1; diff "$tmp/errors" "$tmp/errors7" | head -20 | diag; }
 ok $st "rdmabench(7)'s ERRORS EXPLAINED is src/lib/explain.c's table (run man/gen-errors.sh) ($(grep -c '^\.TP' "$tmp/errors") entries)"
 
+# --- every perftest option name: rdmabench(7) holds src/cli/compat.c's table ---------
+
+bash "$top_srcdir/man/gen-options.sh" --print perftest-options "$top_builddir" >"$tmp/perftest" 2>"$tmp/perftest.err"
+awk '$0 == ".\\\" BEGIN gen-options.sh perftest-options" { on = 1; next }
+	$0 == ".\\\" END gen-options.sh perftest-options" { on = 0 } on' "$man/rdmabench.7" >"$tmp/perftest7"
+st=0
+names=$(grep -c '^[[:space:]]*{ "[^"]*", ' "$top_srcdir/src/cli/compat.c")
+grep -q "perftest 6.29 has $names option names" "$tmp/perftest" || st=1
+[ "$names" = 156 ] || { st=1; echo "src/cli/compat.c has $names names, perftest 6.29 156" | diag; }
+cmp -s "$tmp/perftest" "$tmp/perftest7" || { st=1; diff "$tmp/perftest" "$tmp/perftest7" | head -20 | diag; diag <"$tmp/perftest.err"; }
+ok $st "rdmabench(7)'s 'Every perftest option name' is src/cli/compat.c's table (run man/gen-options.sh) ($names names)"
+
 # --- mandoc -------------------------------------------------------------------------
 
 if command -v mandoc >/dev/null 2>&1; then

@@ -53,7 +53,7 @@ static void default_text(const struct opt_row *r, const struct rb_bench *b, char
 		return;
 	if (r->code == 'I')
 		inline_default_text(b, buf, len);
-	else if (r->code == OPT_PCTS)
+	else if (r->parse == opt_parse_pcts)
 		pcts_text(&d, buf, len);
 	else
 		opt_value_text(r, &d, buf, len);
@@ -90,6 +90,9 @@ void options_usage(const struct rb_bench *b, FILE *f)
 			if (options_prog.rows[i].group == g && listed(&options_prog.rows[i], b))
 				usage_line(&options_prog.rows[i], b, f);
 	}
-	fprintf(f, "\nLong options may be spelt with - or _ (--ib-dev, --ib_dev).\n"
-		   "Exit status: 0 success, 1 runtime failure, 2 usage error.\n");
+	fprintf(f, "\nLong options may be spelt with - or _ (--ib-dev, --ib_dev) and shortened to a\n"
+		   "unique prefix.  perftest's %zu option names are known: each is taken as ours,\n"
+		   "as a no-op, or refused with what to use instead (rdmabench(7), PERFTEST\n"
+		   "COMPATIBILITY).\n"
+		   "Exit status: 0 success, 1 runtime failure, 2 usage error.\n", opt_compat_count(&options_prog));
 }

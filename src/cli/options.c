@@ -6,6 +6,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,10 +63,37 @@ int options_usage_error(const char *fmt, ...)
 	return -EINVAL;
 }
 
+/* perftest's values of our options that rdmabench does not take, and why:
+ * named as perftest's, with what to use instead (rdmabench(7)). */
+static const struct {
+	const char *opt, *val, *why, *instead;
+} perftest_values[] = {
+	{ "connection", "XRC", "XRC (extended reliable connections: XRC domains and shared receive queues) is not supported here, and rxe has none", "-c RC" },
+	{ "connection", "DC", "DC (dynamically connected, mlx5 only) is not supported here", "-c RC, or -c UD for connectionless" },
+	{ "connection", "SRD", "SRD (EFA only) is not supported here", "-c RC, or -c UD for connectionless" },
+};
+
+/* True (and said) when val is one of perftest's values refused here. */
+static bool perftest_value_refused(const struct opt_row *r, const char *val)
+{
+	char lbl[48];
+
+	for (size_t i = 0; i < sizeof(perftest_values) / sizeof(perftest_values[0]); i++) {
+		if (!r->name || strcmp(r->name, perftest_values[i].opt) || strcasecmp(val, perftest_values[i].val))
+			continue;
+		log_err("%s %s: perftest's transport; %s", opt_label(r, lbl, sizeof(lbl)), val, perftest_values[i].why);
+		log_info("instead: %s", perftest_values[i].instead);
+		return true;
+	}
+	return false;
+}
+
 int options_bad_value(const struct opt_row *r, const char *val, int err, const char *expect)
 {
 	char lbl[48];
 
+	if (perftest_value_refused(r, val))
+		return -EINVAL;
 	if (err == -ERANGE)
 		log_err("%s: %s is out of range (%s)", opt_label(r, lbl, sizeof(lbl)), val, expect);
 	else
@@ -80,6 +108,8 @@ int options_error(const char *who, enum opt_err kind, const struct opt_row *r, c
 
 	switch (kind) {
 	case OE_VALUE: return options_bad_value(r, word, err, expect);
+	case OE_AMBIGUOUS:
+		return options_usage_error("%s is ambiguous: it could be %s", word, expect);
 	case OE_FEATURE:
 		log_err("%s is not supported by %s", opt_label(r, lbl, sizeof(lbl)), who);
 		log_info("try '%s --help'", who);
@@ -93,12 +123,19 @@ int options_error(const char *who, enum opt_err kind, const struct opt_row *r, c
 
 #define O(dst) ((struct rb_options *)(dst))
 
+/* Any other whole number: the port's active MTU, with a warning (as
+ * perftest's set_mtu: "Invalid MTU ... Will run with the port active
+ * mtu"); the metadata's mtu_bytes says what ran. */
 int opt_parse_mtu(const struct opt_row *r, const char *val, void *dst)
 {
 	uint64_t v;
 
-	if (units_parse_size(val, 256, 4096, &v) || (v & (v - 1)))
+	if (units_parse_size(val, 0, UINT32_MAX, &v))
 		return options_bad_value(r, val, -EINVAL, "256, 512, 1024, 2048 or 4096");
+	if (v < 256 || v > 4096 || (v & (v - 1))) {
+		log_warn("-m/--mtu %s is not 256, 512, 1024, 2048 or 4096: the port's active MTU is used (as perftest does)", val);
+		v = 0;
+	}
 	O(dst)->mtu = (int)v;
 	return 0;
 }
@@ -173,7 +210,7 @@ int opt_parse_output(const struct opt_row *r, const char *val, void *dst)
 		log_err("%s: only one of --csv and --json may be given", opt_label(r, lbl, sizeof(lbl)));
 		return -EINVAL;
 	}
-	o->format = r->code == OPT_CSV ? OUT_CSV : OUT_JSON;
+	o->format = !strcmp(r->name, "csv") ? OUT_CSV : OUT_JSON;
 	o->out_file = val;
 	return 0;
 }

@@ -16,8 +16,12 @@
 #include "cli/optrow.h"
 #include "lib/output.h"
 #include "lib/stats.h"
+#include "lib/wire.h"
 
-#define RB_MAX_QPS 256
+/* -q: the QP frame of the exchange carries at most WIRE_MAX_QPS a side (a
+ * limit of the wire's version 1; the CQs, sized -t x -q, meet the device's
+ * max_cqe first unless -t is small: verbs/qp.c says so). */
+#define RB_MAX_QPS WIRE_MAX_QPS
 #define RB_MAX_THREADS 64
 #define RB_SWEEP_MIN 2
 #define RB_SWEEP_MAX (8u << 20)
@@ -25,6 +29,10 @@
 #define RB_VALIDATE_RX_MAX (UINT64_C(1) << 30)
 
 enum rb_atomic_op { ATOMIC_FETCH_ADD, ATOMIC_CMP_SWAP };
+/* --output: perftest's one number (PT_OUT_NONE: the table) */
+enum pt_output { PT_OUT_NONE, PT_OUT_BW, PT_OUT_MR, PT_OUT_LAT };
+/* --out_json's file when --out_json_file is not given (perftest's) */
+#define PT_JSON_DEFAULT_FILE "perftest_out.json"
 
 struct rb_options {
 	/* device */
@@ -88,6 +96,12 @@ struct rb_options {
 	const char *out_file;       /* NULL: stdout */
 	const char *histogram_file;
 	const char *raw_file;
+	enum pt_output pt_output;   /* --output=bandwidth|message_rate|latency */
+	bool pt_json;               /* --out_json: perftest's JSON document */
+	const char *pt_json_file;   /* --out_json_file (NULL: PT_JSON_DEFAULT_FILE) */
+	bool cpu_util;              /* --cpu_util: CPU columns */
+	bool no_peak;               /* -N/--noPeak: no peak bandwidth */
+	bool perftest_headers;      /* --perftest-headers: perftest's human table */
 	bool verbose;
 	enum clock_policy clock;    /* --clock */
 	char cmdline[1024];

@@ -7,15 +7,22 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cli/optcompat.h"
+#include "lib/log.h"
 #include "lib/units.h"
 
 #define FIELD(dst, r, type) ((type *)((char *)(dst) + (r)->off))
 #define CFIELD(src, r, type) ((const type *)((const char *)(src) + (r)->off))
 
+int opt_letter(const struct opt_row *r)
+{
+	return r->code > 0 && r->code < 256 ? r->code : 0;
+}
+
 const struct opt_row *opt_row_by_code(const struct opt_prog *p, int code)
 {
 	for (size_t i = 0; i < p->n; i++)
-		if (p->rows[i].code == code)
+		if (opt_letter(&p->rows[i]) == code)
 			return &p->rows[i];
 	return NULL;
 }
@@ -23,7 +30,7 @@ const struct opt_row *opt_row_by_code(const struct opt_prog *p, int code)
 const struct opt_row *opt_row_by_name(const struct opt_prog *p, const char *name)
 {
 	for (size_t i = 0; i < p->n; i++)
-		if (p->rows[i].name && !strcmp(p->rows[i].name, name))
+		if (p->rows[i].name && opt_same_name(p->rows[i].name, name, p->both_spellings))
 			return &p->rows[i];
 	return NULL;
 }
@@ -32,7 +39,7 @@ const char *opt_label(const struct opt_row *r, char *buf, size_t len)
 {
 	if (!r)
 		snprintf(buf, len, "option");
-	else if (r->code < 256)
+	else if (opt_letter(r))
 		snprintf(buf, len, "-%c/--%s", r->code, r->name);
 	else
 		snprintf(buf, len, "--%s", r->name);
@@ -163,101 +170,223 @@ void opt_alt_name(const char *name, char *alt, size_t len)
 		alt[0] = '\0';
 }
 
+/*
+ * getopt's tables.  A short option is its letter; a long-only row i is
+ * 256 + i, compat entry j (perftest's names) 256 + rows + j: no code to
+ * number by hand.  Every long name in both spellings where p says so.
+ */
 #define ALT_LEN 32
+#define VAL_ROW(i) (256 + (int)(i))
+#define VAL_COMPAT(p, j) (256 + (int)(p)->n + (int)(j))
 
-/* getopt's tables: every name (in both spellings where p says so). */
-static void build_getopt(const struct opt_prog *p, struct option *lo, char (*alt)[ALT_LEN], char *so)
+struct getopt_tables {
+	struct option *lo;
+	char (*alt)[ALT_LEN];
+	char *so;
+	size_t nlo, nalt, nso;
+};
+
+static int row_val(const struct opt_prog *p, const struct opt_row *r)
 {
-	size_t n = 0, k = 0;
+	return opt_letter(r) ? opt_letter(r) : VAL_ROW(r - p->rows);
+}
 
+static int row_has(const struct opt_row *r)
+{
+	return r->opt_arg ? optional_argument : r->arg ? required_argument : no_argument;
+}
+
+static void add_long(struct getopt_tables *t, const char *name, int has, int val, bool both)
+{
+	char *alt = t->alt[t->nalt];
+
+	t->lo[t->nlo++] = (struct option){ name, has, NULL, val };
+	if (!both)
+		return;
+	opt_alt_name(name, alt, ALT_LEN);
+	if (alt[0]) {
+		t->lo[t->nlo++] = (struct option){ alt, has, NULL, val };
+		t->nalt++;
+	}
+}
+
+static void add_short(struct getopt_tables *t, int letter, bool arg)
+{
+	if (strchr(t->so, letter))
+		return;
+	t->so[t->nso++] = (char)letter;
+	if (arg)
+		t->so[t->nso++] = ':';
+	t->so[t->nso] = '\0';
+}
+
+/* The other tool's names that no row has: aliases as their row, the rest
+ * as themselves (parse_one takes them to opt_compat_take). */
+static void add_compat(const struct opt_prog *p, struct getopt_tables *t)
+{
+	for (size_t j = 0; p->compat && p->compat[j].name; j++) {
+		const struct opt_compat *e = &p->compat[j];
+		const struct opt_row *r = e->cls == PC_ALIAS ? opt_row_by_name(p, e->ours) : NULL;
+
+		if (!opt_row_by_name(p, e->name))
+			add_long(t, e->name, r ? row_has(r) : e->arg ? required_argument : no_argument,
+				 r ? row_val(p, r) : VAL_COMPAT(p, j), p->both_spellings);
+		if (e->letter && !opt_row_by_code(p, e->letter))
+			add_short(t, e->letter, r ? r->arg && !r->opt_arg : e->arg);
+	}
+}
+
+static void build_getopt(const struct opt_prog *p, struct getopt_tables *t)
+{
 	if (p->missing_apart)
-		so[n++] = ':';
+		t->so[t->nso++] = ':';
 	for (size_t i = 0; i < p->n; i++) {
 		const struct opt_row *r = &p->rows[i];
-		int has = r->opt_arg ? optional_argument : r->arg ? required_argument : no_argument;
 
-		alt[i][0] = '\0';
 		if (r->name)
-			lo[k++] = (struct option){ r->name, has, NULL, r->code };
-		if (r->name && p->both_spellings)
-			opt_alt_name(r->name, alt[i], ALT_LEN);
-		if (alt[i][0])
-			lo[k++] = (struct option){ alt[i], has, NULL, r->code };
-		if (r->code < 256 && !strchr(so, r->code)) {
-			so[n++] = (char)r->code;
-			if (r->arg)
-				so[n++] = ':';
-		}
-		so[n] = '\0';
+			add_long(t, r->name, row_has(r), row_val(p, r), p->both_spellings);
+		if (opt_letter(r))
+			add_short(t, opt_letter(r), r->arg && !r->opt_arg);
 	}
-	lo[k] = (struct option){ 0 };
+	add_compat(p, t);
+	t->lo[t->nlo] = (struct option){ 0 };
+}
+
+/* What getopt's c stands for: a row, or (*e) a compat entry. */
+static const struct opt_row *val_row(const struct opt_prog *p, int c, const struct opt_compat **e)
+{
+	const struct opt_row *r = NULL;
+
+	*e = NULL;
+	if (c > 0 && c < 256 && !(r = opt_row_by_code(p, c)))
+		*e = opt_compat_find(p, NULL, c);
+	else if (c >= VAL_ROW(0) && c < VAL_ROW(p->n))
+		r = &p->rows[c - VAL_ROW(0)];
+	else if (c >= VAL_COMPAT(p, 0) && c < VAL_COMPAT(p, opt_compat_count(p)))
+		*e = &p->compat[c - VAL_COMPAT(p, 0)];
+	if (*e && (*e)->cls == PC_ALIAS) {
+		r = opt_row_by_name(p, (*e)->ours);
+		*e = NULL;
+	}
+	return r;
+}
+
+/* A row of another feature: refused, or (lax) accepted with no effect. */
+static int other_feature(const struct opt_prog *p, const char *who, const struct opt_row *r, const char *word)
+{
+	char lbl[48];
+
+	if (!r->lax)
+		return p->error(who, OE_FEATURE, r, word, 0, NULL);
+	log_info("note: %s has no effect on %s (accepted, as perftest does)", opt_label(r, lbl, sizeof(lbl)), who);
+	return 0;
 }
 
 /* One getopt result: 0 (go on), OPT_HELP, OPT_VERSION or an error. */
-static int parse_one(const struct opt_prog *p, const char *who, int c, char **argv, unsigned features, void *dst)
+static int parse_one(const struct opt_prog *p, const char *who, int c, char **argv, unsigned features,
+		     void *dst, const struct getopt_tables *t)
 {
-	const struct opt_row *r = opt_row_by_code(p, c);
+	const struct opt_compat *e;
+	const struct opt_row *r = val_row(p, c, &e);
+	const char *word = argv[optind - 1];
 
 	if (c == ':')
-		return p->error(who, OE_MISSING, NULL, argv[optind - 1], optopt, NULL);
-	if (c == '?' || !r)
-		return p->error(who, OE_UNKNOWN, NULL, argv[optind - 1], optopt, NULL);
+		return p->error(who, OE_MISSING, NULL, word, optopt < 256 ? optopt : 0, NULL);
+	if (c == '?' && !optopt && !strncmp(word, "--", 2))
+		return opt_unknown_long(p, who, word, t->lo);
+	if (c == '?' || (!r && !e))
+		return p->error(who, OE_UNKNOWN, NULL, word, optopt > 0 && optopt < 256 ? optopt : 0, NULL);
+	if (e)
+		return opt_compat_take(p, who, e, word);
 	if (r->type == OT_HELP)
 		return OPT_HELP;
 	if (r->type == OT_VERSION)
 		return OPT_VERSION;
 	if (r->feat && !(features & r->feat))
-		return p->error(who, OE_FEATURE, r, argv[optind - 1], 0, NULL);
+		return other_feature(p, who, r, word);
 	return opt_apply(p, who, r, optarg, dst);
 }
 
 int opt_parse(const struct opt_prog *p, const char *who, int argc, char **argv, unsigned features,
 	      void *dst, int *first)
 {
-	struct option *lo = calloc(2 * p->n + 1, sizeof(*lo));
-	char (*alt)[ALT_LEN] = calloc(p->n, sizeof(*alt));
-	char *so = calloc(2 * p->n + 2, 1);
+	size_t names = p->n + opt_compat_count(p);
+	struct getopt_tables t = {
+		.lo = calloc(2 * names + 1, sizeof(*t.lo)),
+		.alt = calloc(names, sizeof(*t.alt)),
+		.so = calloc(2 * names + 2, 1),
+	};
 	int c, rc = -ENOMEM;
 
-	if (!lo || !alt || !so)
+	if (!t.lo || !t.alt || !t.so)
 		goto out;
-	build_getopt(p, lo, alt, so);
+	build_getopt(p, &t);
 	opterr = 0;
 	optind = 0;          /* 0: glibc starts afresh (a second parse in one process) */
 	rc = 0;
-	while (!rc && (c = getopt_long(argc, argv, so, lo, NULL)) != -1)
-		rc = parse_one(p, who, c, argv, features, dst);
+	while (!rc && (c = getopt_long(argc, argv, t.so, t.lo, NULL)) != -1)
+		rc = parse_one(p, who, c, argv, features, dst, &t);
 	*first = optind;
 out:
-	free(lo);
-	free(alt);
-	free(so);
+	free(t.lo);
+	free(t.alt);
+	free(t.so);
 	return rc;
+}
+
+/* The row a long word names, by its whole name or (prefix) a unique
+ * prefix of one that is no prefix of also's names; *n: the name's length. */
+static const struct opt_row *take_row(const struct opt_prog *p, const struct opt_prog *also,
+				      const char *word, size_t *n, bool prefix)
+{
+	const struct opt_row *r = NULL;
+	char name[ALT_LEN];
+
+	*n = 0;
+	if (strncmp(word, "--", 2))	/* first: a shorter word has no word + 2 */
+		return NULL;
+	*n = strcspn(word + 2, "=");
+	if (!*n || *n >= sizeof(name))
+		return NULL;
+	snprintf(name, sizeof(name), "%.*s", (int)*n, word + 2);
+	if ((r = opt_row_by_name(p, name)) || !prefix)
+		return r;
+	if (opt_prefix_count(p, name, &r) != 1 || (also && opt_prefix_count(also, name, NULL)))
+		return NULL;
+	return r;
+}
+
+/* An optional value that is a number may be the next word (rb_mpi's --plan 4096). */
+static bool next_is_number(const struct opt_row *r, int argc, char **argv, int i)
+{
+	return r->opt_arg && r->max > 0 && i + 1 < argc && argv[i + 1][0] >= '0' && argv[i + 1][0] <= '9';
+}
+
+int opt_take_abbrev(const struct opt_prog *p, const struct opt_prog *also, const char *who, int argc,
+		    char **argv, int *i, void *dst, bool *taken)
+{
+	const char *word = argv[*i], *val = NULL;
+	size_t n = 0;
+	const struct opt_row *r = take_row(p, also, word, &n, also != NULL);
+
+	for (size_t k = 0; !r && k < p->n && word[0] == '-' && word[1] && !word[2]; k++)
+		if (opt_letter(&p->rows[k]) == word[1])
+			r = &p->rows[k];
+	*taken = r && !(n && word[2 + n] == '=' && !r->arg);
+	if (!*taken)
+		return 0;
+	if (n && word[2 + n] == '=')
+		val = word + 3 + n;
+	else if ((r->arg && !r->opt_arg) || next_is_number(r, argc, argv, *i))
+		val = *i + 1 < argc ? argv[++*i] : NULL;
+	if (r->type == OT_HELP || r->type == OT_VERSION)
+		return r->type == OT_HELP ? OPT_HELP : OPT_VERSION;
+	return opt_apply(p, who, r, val, dst);
 }
 
 int opt_take(const struct opt_prog *p, const char *who, int argc, char **argv, int *i, void *dst, bool *taken)
 {
-	const char *word = argv[*i], *val = NULL;
-
-	*taken = false;
-	for (size_t k = 0; k < p->n && !*taken; k++) {
-		const struct opt_row *r = &p->rows[k];
-		size_t n = r->name ? strlen(r->name) : 0;
-		bool is_short = r->code < 256 && word[0] == '-' && word[1] == r->code && !word[2];
-
-		if (!is_short && (!r->name || strncmp(word, "--", 2) || strncmp(word + 2, r->name, n) ||
-				  (word[2 + n] && (word[2 + n] != '=' || !r->arg))))
-			continue;
-		*taken = true;
-		if (!is_short && word[2 + n] == '=')
-			val = word + 3 + n;
-		else if (r->arg && !r->opt_arg)
-			val = *i + 1 < argc ? argv[++*i] : NULL;
-		if (r->type == OT_HELP || r->type == OT_VERSION)
-			return r->type == OT_HELP ? OPT_HELP : OPT_VERSION;
-		return opt_apply(p, who, r, val, dst);
-	}
-	return 0;
+	return opt_take_abbrev(p, NULL, who, argc, argv, i, dst, taken);
 }
 
 uint64_t opt_value_u64(const struct opt_row *r, const void *src)
@@ -326,7 +455,7 @@ void opt_help_line(FILE *f, const struct opt_prog *p, const struct opt_row *r, c
 {
 	int width = p->help_head ? p->help_head : HELP_HEAD;
 	char head[96];
-	bool s = r->code < 256;
+	bool s = opt_letter(r) != 0;
 
 	snprintf(head, sizeof(head), "%s%c%s--%s%s%s%s", s ? "-" : " ", s ? r->code : ' ',
 		 s ? ", " : "  ", r->name, !r->arg ? "" : r->opt_arg ? "[=" : "=",

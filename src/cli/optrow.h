@@ -88,7 +88,7 @@ struct opt_peer {
 
 struct opt_row {
 	const char *name;       /* long name as --help shows it; NULL: a letter only */
-	int code;               /* a letter, or >= 256: long only */
+	int code;               /* a letter, or 0: long only (the parser numbers those) */
 	enum opt_type type;
 	const char *arg;        /* the value's name in --help; NULL: takes none */
 	size_t off;             /* the field: offsetof(struct ..., field) */
@@ -102,12 +102,44 @@ struct opt_row {
 				 * what the field holds (--help's default, META) */
 	const struct opt_name *names;   /* OT_ENUM, ends with a NULL name */
 	bool show_def;          /* --help shows the default (options_defaults') */
-	bool opt_arg;           /* the value is optional (--csv[=FILE]) */
+	bool opt_arg;           /* the value is optional (--csv[=FILE]); a number may also
+				 * follow as a word of its own where the row has a range */
+	bool lax;               /* the benchmarks outside feat accept it, with no effect
+				 * (a note on stderr), as perftest does (--report_gbits) */
 	struct opt_peer peer;
 	struct opt_meta meta;
 };
 
-enum opt_err { OE_UNKNOWN, OE_MISSING, OE_VALUE, OE_FEATURE, OE_EXTRA };
+/* OE_AMBIGUOUS: word is a prefix of several names; expect lists them. */
+enum opt_err { OE_UNKNOWN, OE_MISSING, OE_VALUE, OE_FEATURE, OE_EXTRA, OE_AMBIGUOUS };
+
+/*
+ * Another tool's option names (perftest's: cli/compat.c) and how each is
+ * taken.  A name or letter one of the rows has is the row's (SAME, and
+ * OTHER where it means something else here); the rest are added to the
+ * parser: ALIAS as the row named ours, NOOP accepted with a note on
+ * stderr, the others refused (exit 2) with the name, why and what to use.
+ */
+enum compat_class {
+	PC_SAME = 1,    /* a row of ours, same name, same meaning */
+	PC_ALIAS,       /* another name of the row ours */
+	PC_NOOP,        /* accepted, no effect: why (no figure can change) */
+	PC_OTHER,       /* its name or letter is a row of ours with another meaning: why */
+	PC_BUILT,       /* built in the drop-in issue (#35): the row ours takes it */
+	PC_VERBS,       /* refused until the verbs-features issue (#36) builds it */
+	PC_MEMORY,      /* refused until the memory issue (#37) builds it */
+	PC_REFUSED,     /* refused: why, and ours: what to use instead */
+	PC_N
+};
+
+struct opt_compat {
+	const char *name;       /* the other tool's long name */
+	char letter;            /* its letter, 0: none */
+	bool arg;               /* it takes a value */
+	enum compat_class cls;
+	const char *ours;       /* SAME, ALIAS, BUILT: our row's name; else what to use instead */
+	const char *why;
+};
 
 struct opt_prog {
 	const char *name;
@@ -122,6 +154,8 @@ struct opt_prog {
 		     int err, const char *expect);
 	/* Integers (OT_INT, OT_UINT, OT_U16, OT_U64) another way (NULL: units_parse_uint). */
 	int (*whole)(const char *s, uint64_t min, uint64_t max, uint64_t *v);
+	const struct opt_compat *compat;        /* another tool's names, up to a NULL name (NULL: none) */
+	const char *compat_tool;                /* "perftest" */
 	int help_head;          /* --help: the width of the option heads (0: 24) */
 	bool help_nowrap;       /* --help: each text on one line, however long */
 };
@@ -142,11 +176,24 @@ int opt_parse(const struct opt_prog *p, const char *who, int argc, char **argv, 
  * (*taken set, *i past its value): parsed into dst.  A missing value
  * reaches the row's parser as NULL. */
 int opt_take(const struct opt_prog *p, const char *who, int argc, char **argv, int *i, void *dst, bool *taken);
+/* The same, where a unique prefix of one of p's long names is taken too,
+ * unless it is also a prefix of one of also's (the options passed on). */
+int opt_take_abbrev(const struct opt_prog *p, const struct opt_prog *also, const char *who, int argc,
+		    char **argv, int *i, void *dst, bool *taken);
 /* Apply one value to the row's field: 0 or the program's error. */
 int opt_apply(const struct opt_prog *p, const char *who, const struct opt_row *r, const char *val, void *dst);
 
 const struct opt_row *opt_row_by_code(const struct opt_prog *p, int code);
+/* The row of this long name, in either spelling ('-' or '_'), or NULL. */
 const struct opt_row *opt_row_by_name(const struct opt_prog *p, const char *name);
+/* The row's letter, or 0 (long only). */
+int opt_letter(const struct opt_row *r);
+/* How many compat entries p has. */
+size_t opt_compat_count(const struct opt_prog *p);
+/* The compat entry of this name (either spelling) or letter, or NULL. */
+const struct opt_compat *opt_compat_find(const struct opt_prog *p, const char *name, int letter);
+/* The name of a class, as the man page and the tests say it ("alias"). */
+const char *opt_compat_class_name(enum compat_class c);
 /* "-s/--size" or "--timeout", for messages. */
 const char *opt_label(const struct opt_row *r, char *buf, size_t len);
 /* The other spelling of a long name, '-' and '_' swapped ("" if none). */

@@ -1,12 +1,15 @@
 /*
  * The benchmarks' options: one row each (optrow.h says what a row holds).
  * The order is --help's within each group.  Adding an option: a row here
- * (an OPT_* code in rows.h if it has no letter), the field in struct
- * rb_options, its default in options_defaults() if not 0, a rule in rules.c
- * if it combines with others, the code that reads it, and its text in
- * man/gen-options.sh.  --help, both spellings, the defaults shown, the
- * completion, the man pages' lists, HELLO (PEER: a new wire id, never a
- * reused one) and the metadata (META) follow from the row.
+ * (code 0 if it has no letter: the parser numbers it), and the code that
+ * reads it (the field in struct rb_options, its default in
+ * options_init_defaults() if not 0, a rule in rules.c if it combines with
+ * others).  Another name of an option is one row and nothing else (help
+ * NULL).  --help, both spellings, unique prefixes, the defaults shown, the
+ * completion, the man pages' lists (the row's help text, or its longer
+ * text in man/option-texts.roff), HELLO (PEER: a new wire id, never a
+ * reused one) and the metadata (META) follow from the row.  perftest's
+ * names are classified in compat.c.
  *
  * META seq: the key's place in the metadata; seq / 100 is the part
  * (options_meta) that report.c writes between keys of its own.
@@ -28,6 +31,7 @@
 const struct opt_name transport_names[] = { { "RC", TR_RC }, { "UC", TR_UC }, { "UD", TR_UD }, { NULL, 0 } };
 const struct opt_name atomic_names[] = { { "FETCH_AND_ADD", ATOMIC_FETCH_ADD }, { "CMP_AND_SWAP", ATOMIC_CMP_SWAP }, { NULL, 0 } };
 
+const struct opt_name pt_output_names[] = { { "bandwidth", PT_OUT_BW }, { "message_rate", PT_OUT_MR }, { "latency", PT_OUT_LAT }, { NULL, 0 } };
 static const struct opt_name clock_names[] = { { "auto", CLK_AUTO }, { "tsc", CLK_TSC }, { "monotonic", CLK_MONOTONIC }, { NULL, 0 } };
 
 /* clang-format off */
@@ -36,28 +40,28 @@ static const struct opt_row rows[] = {
 	{ "ib-port", 'i', OT_INT, "N", F(ib_port), R(1, 255), .group = G_CONN, .help = "device port, 1..255", .show_def = 1 },
 	{ "gid-index", 'x', OT_INT, "N", F(gid_index), R(0, 1023), .group = G_CONN, .help = "GID index (default: RoCE v2 IPv4-mapped, then IPv6, then v1)" },
 	{ "port", 'p', OT_U16, "N", F(port), R(1, 65535), .group = G_CONN, .help = "TCP port of the out-of-band exchange", .show_def = 1 },
-	{ "bind", OPT_BIND, OT_STR, "ADDR", F(bind_addr), .group = G_CONN, .help = "server: listen on ADDR only (default: all)" },
+	{ "bind", 0, OT_STR, "ADDR", F(bind_addr), .group = G_CONN, .help = "server: listen on ADDR only (default: all)" },
 	{ "connection", 'c', OT_ENUM, "TR", F(transport), .names = transport_names, .group = G_CONN, .help = "transport", .show_def = 1, PEER_T(3, "transport (-c)", peer_text_transport), META(101, "transport", "Connection type", MW_ALWAYS, 0) },
 	{ "rdma-cm", 'R', OT_FLAG, NULL, F(rdma_cm), .group = G_CONN, .help = "connect the QPs with librdmacm", PEER(12, "rdma_cm (-R)"), META_ON(401, "connect", "Connection setup", MW_ALWAYS, "rdma_cm", "manual (TCP exchange)") },
 	{ "mtu", 'm', OT_INT, "BYTES", F(mtu), .parse = opt_parse_mtu, .group = G_CONN, .help = "path MTU 256..4096 (default: the smaller active MTU)" },
 	{ "qp-timeout", 'u', OT_UINT, "N", F(qp_timeout), R(0, 31), .group = G_CONN, .help = "QP ack timeout 4.096us*2^N, 0..31", .show_def = 1 },
 	{ "sl", 'S', OT_UINT, "N", F(sl), R(0, 15), GIVEN(sl_given), .group = G_CONN, .help = "service level 0..15", .show_def = 1 },
-	{ "tclass", OPT_TCLASS, OT_INT, "N", F(tclass), R(0, 255), .group = G_CONN, .help = "traffic class 0..255 (with -R: the rdma_cm ToS)" },
-	{ "source-ip", OPT_SOURCE_IP, OT_STR, "ADDR", F(source_ip), .parse = opt_parse_ip, .group = G_CONN, .help = "client with -R: bind rdma_cm to this local address" },
-	{ "bind-source-ip", OPT_SOURCE_IP, OT_STR, "ADDR", F(source_ip), .parse = opt_parse_ip, .group = G_CONN },
-	{ "persistent", OPT_PERSISTENT, OT_FLAG, NULL, F(persistent), .group = G_CONN, .help = "server: serve clients one after another" },
-	{ "loopback", OPT_LOOPBACK, OT_FLAG, NULL, F(loopback), .group = G_CONN, .help = "run the server and the client here, in one command" },
-	{ "timeout", OPT_TIMEOUT, OT_SECONDS, "SECONDS", F(timeout_s), R(0.1, 3600), .group = G_CONN, .help = "deadline for a silent peer or a stalled queue", .show_def = 1 },
+	{ "tclass", 0, OT_INT, "N", F(tclass), R(0, 255), .group = G_CONN, .help = "traffic class 0..255 (with -R: the rdma_cm ToS)" },
+	{ "source-ip", 0, OT_STR, "ADDR", F(source_ip), .parse = opt_parse_ip, .group = G_CONN, .help = "client with -R: bind rdma_cm to this local address" },
+	{ "bind-source-ip", 0, OT_STR, "ADDR", F(source_ip), .parse = opt_parse_ip, .group = G_CONN },
+	{ "persistent", 0, OT_FLAG, NULL, F(persistent), .group = G_CONN, .help = "server: serve clients one after another" },
+	{ "loopback", 0, OT_FLAG, NULL, F(loopback), .group = G_CONN, .help = "run the server and the client here, in one command" },
+	{ "timeout", 0, OT_SECONDS, "SECONDS", F(timeout_s), R(0.1, 3600), .group = G_CONN, .help = "deadline for a silent peer or a stalled queue", .show_def = 1 },
 	{ "size", 's', OT_SIZE, "BYTES", F(size), R(1, 1u << 30), GIVEN(size_given), .expect = "a size 1..1G, K/M/G suffixes", .feat = FEAT_SIZE, .group = G_TEST, .help = "message size, K/M suffixes", .show_def = 1, PEER(4, "size (-s)") },
 	{ "all", 'a', OT_FLAG, NULL, F(all), .feat = FEAT_SIZE, .group = G_TEST, .help = "sweep sizes 2B..8MiB in powers of two", PEER(5, "sweep (-a)") },
 	{ "iters", 'n', OT_U64, "N", F(iters), R(1, 1ULL << 40), GIVEN(iters_given), .group = G_TEST, .help = "iterations per size", .show_def = 1, PEER_FN(6, "iterations (-n)", peer_iters, NULL), META(406, "iterations", "Iterations", MW_ITERS, 0) },
 	{ "duration", 'D', OT_SECONDS, "SECONDS", F(duration_s), R(0.1, 86400), .group = G_TEST, .help = "run for SECONDS instead of -n iterations", PEER_FN(7, "duration in ms (-D)", peer_duration_ms, NULL), META(404, "duration_s", "Duration[s]", MW_DURATION, 0) },
-	{ "warmup", OPT_WARMUP, OT_U64, "N", F(warmup_iters), R(0, 1ULL << 32), .feat = FEAT_LATENCY, .group = G_TEST, .help = "iterations run before measuring", .show_def = 1, PEER(9, "warm-up iterations (--warmup)"), META(407, "warmup_iterations", "Warm-up iterations", MW_ITERS, 0) },
-	{ "warmup-time", OPT_WARMUP_TIME, OT_SECONDS, "SECONDS", F(warmup_s), R(0, 3600), .group = G_TEST, .help = "with -D: warm-up excluded from the figures (default 1, or D/4 when D < 4)", PEER_FN(8, "warm-up in ms (--warmup-time)", peer_warmup_ms, NULL), META(405, "warmup_s", "Warm-up[s]", MW_TIMED, 0) },
-	{ "interval", OPT_INTERVAL, OT_SECONDS, "SECONDS", F(interval_s), R(0.01, 86400), .group = G_TEST, .help = "report every SECONDS (fractions allowed) the interval just ended, then the summary", META(408, "interval_s", "Interval[s]", MW_SET, 0) },
-	{ "run-infinitely", OPT_RUN_INF, OT_FLAG, NULL, F(run_infinitely), .group = G_TEST, .help = "run until SIGINT or SIGTERM (then the summary, status complete)", PEER(18, "run until stopped (--run_infinitely)"), META_ON(403, "run_infinitely", "Duration", MW_SET, "until stopped (--run_infinitely)", NULL) },
-	{ "min-bw", OPT_MIN_BW, OT_CUSTOM, "RATE", F(min_bw_bps), .parse = opt_parse_rate, .feat = FEAT_BANDWIDTH, .group = G_TEST, .help = "with --interval: exit 1 naming every interval below RATE (e.g. 10Gb/s, 900MiB/s)", META_FN(409, "min_bw", "Min interval BW", MW_ALWAYS, meta_min_bw) },
-	{ "qp", 'q', OT_UINT, "N", F(qps), R(1, RB_MAX_QPS), .feat = FEAT_QPS, .group = G_TEST, .help = "number of QPs", .show_def = 1, PEER(10, "QPs (-q)"), META(102, "qps", "Number of qps", MW_ALWAYS, 0) },
+	{ "warmup", 0, OT_U64, "N", F(warmup_iters), R(0, 1ULL << 32), .feat = FEAT_LATENCY, .group = G_TEST, .help = "iterations run before measuring", .show_def = 1, PEER(9, "warm-up iterations (--warmup)"), META(407, "warmup_iterations", "Warm-up iterations", MW_ITERS, 0) },
+	{ "warmup-time", 0, OT_SECONDS, "SECONDS", F(warmup_s), R(0, 3600), .group = G_TEST, .help = "with -D: warm-up excluded from the figures (default 1, or D/4 when D < 4)", PEER_FN(8, "warm-up in ms (--warmup-time)", peer_warmup_ms, NULL), META(405, "warmup_s", "Warm-up[s]", MW_TIMED, 0) },
+	{ "interval", 0, OT_SECONDS, "SECONDS", F(interval_s), R(0.01, 86400), .group = G_TEST, .help = "report every SECONDS (fractions allowed) the interval just ended, then the summary", META(408, "interval_s", "Interval[s]", MW_SET, 0) },
+	{ "run-infinitely", 0, OT_FLAG, NULL, F(run_infinitely), .group = G_TEST, .help = "run until SIGINT or SIGTERM (then the summary, status complete)", PEER(18, "run until stopped (--run_infinitely)"), META_ON(403, "run_infinitely", "Duration", MW_SET, "until stopped (--run_infinitely)", NULL) },
+	{ "min-bw", 0, OT_CUSTOM, "RATE", F(min_bw_bps), .parse = opt_parse_rate, .feat = FEAT_BANDWIDTH, .group = G_TEST, .help = "with --interval: exit 1 naming every interval below RATE (e.g. 10Gb/s, 900MiB/s)", META_FN(409, "min_bw", "Min interval BW", MW_ALWAYS, meta_min_bw) },
+	{ "qp", 'q', OT_UINT, "N", F(qps), R(1, RB_MAX_QPS), .expect = "1..1024: the QP exchange carries at most 1024 QPs a side", .feat = FEAT_QPS, .group = G_TEST, .help = "number of QPs", .show_def = 1, PEER(10, "QPs (-q)"), META(102, "qps", "Number of qps", MW_ALWAYS, 0) },
 	{ "bidirectional", 'b', OT_FLAG, NULL, F(bidir), .feat = FEAT_BIDIR, .group = G_TEST, .help = "traffic in both directions", PEER(11, "bidirectional (-b)"), .meta = { 202, "bidirectional", "Bidirectional", MW_ALWAYS, FEAT_BANDWIDTH, "yes", "no", NULL } },
 	{ "threads", 'j', OT_UINT, "N", F(threads), R(1, RB_MAX_THREADS), .feat = FEAT_THREADS, .group = G_TEST, .help = "N measuring threads, each with its own -q QPs, CQ, buffers and CPU", PEER(17, "threads (-j)") },
 	{ "tx-depth", 't', OT_UINT, "N", F(tx_depth), R(1, 16384), .group = G_TEST, .help = "send queue depth", .show_def = 1, PEER_FN(24, "send queue depth (-t/--tx-depth)", peer_tx_depth, NULL), META(103, "tx_depth", "TX depth", MW_ALWAYS, 0) },
@@ -66,31 +70,40 @@ static const struct opt_row rows[] = {
 	{ "cq-mod", 'Q', OT_UINT, "N", F(cq_mod), R(1, 1024), GIVEN(cq_mod_given), .feat = FEAT_CQ_MOD, .group = G_TEST, .help = "request a completion every N sends, at most -t", .show_def = 1, PEER_FN(25, "completion moderation (-Q/--cq-mod)", peer_cq_mod, peer_text_given), META(105, "cq_mod", "CQ Moderation", MW_ALWAYS, FEAT_BANDWIDTH) },
 	{ "outs", 'o', OT_UINT, "N", F(outs), R(1, 256), .feat = FEAT_OUTS, .group = G_TEST, .help = "outstanding RDMA reads/atomics per QP (default: the smaller device maximum of both sides)" },
 	{ "inline-size", 'I', OT_INT, "BYTES", F(inline_size), R(0, 4096), .feat = FEAT_INLINE, .group = G_TEST, .help = "inline sends of up to BYTES, never above the device's grant", .show_def = 1, PEER_FN(27, "inline size (-I/--inline_size)", peer_inline, peer_text_inline) },
-	{ "disable-pcie-relaxed", OPT_NO_RELAXED, OT_FLAG, NULL, F(no_relaxed), .group = G_TEST, .help = "register buffers without PCIe relaxed ordering" },
+	{ "disable-pcie-relaxed", 0, OT_FLAG, NULL, F(no_relaxed), .group = G_TEST, .help = "register buffers without PCIe relaxed ordering" },
 	{ "events", 'e', OT_FLAG, NULL, F(events), .feat = FEAT_EVENTS, .group = G_TEST, .help = "sleep on a completion channel instead of busy polling", PEER_FN(28, "completion events (-e/--use_event)", peer_events, peer_text_onoff), META_FN(402, "completion", "Completions", MW_ALWAYS, meta_completion) },
-	{ "poll-pause", OPT_POLL_PAUSE, OT_FLAG, NULL, F(poll_pause), .group = G_TEST, .help = "the CPU's pause instruction between empty polls, for VMs whose vCPUs share cores (also RB_POLL_PAUSE=1)" },
+	{ "poll-pause", 0, OT_FLAG, NULL, F(poll_pause), .group = G_TEST, .help = "the CPU's pause instruction between empty polls, for VMs whose vCPUs share cores (also RB_POLL_PAUSE=1)" },
 	{ "atomic-type", 'A', OT_ENUM, "OP", F(atomic_op), .names = atomic_names, .feat = FEAT_ATOMIC_OP, .group = G_TEST, .help = "FETCH_AND_ADD or CMP_AND_SWAP", .show_def = 1, PEER_T(13, "atomic operation (-A)", peer_text_atomic), META(301, "atomic_op", "Atomic op", MW_ALWAYS, FEAT_ATOMIC_OP) },
-	{ "atomic-same-address", OPT_ATOMIC_SAME, OT_FLAG, NULL, F(atomic_same_address), .feat = FEAT_ATOMIC_OP, .group = G_TEST, .help = "every atomic of a QP on one 8-byte word (default: 64 slots, 64 B apart, as perftest)", PEER_FN(29, "one target word (--atomic-same-address)", peer_atomic_same, peer_text_onoff) },
-	{ "validate", OPT_VALIDATE, OT_FLAG, NULL, F(validate), .feat = FEAT_VALIDATE, .group = G_TEST, .help = "check each message's payload (atomics: each result) where it lands; exit 1 on a mismatch", PEER(19, "payload validation (--validate)") },
-	{ "load", OPT_LOAD, OT_STR, "BENCH", F(load.bench_text), .feat = FEAT_LATENCY, .group = G_TEST, .help = "run BENCH (send_bw, write_bw, read_bw) on QPs of its own, in a thread on a CPU of its own, for the whole latency run", PEER_FN(20, "background load (--load)", peer_load, peer_text_load), META_FN(410, "load", "Load", MW_LOAD, meta_load) },
-	{ "load-size", OPT_LOAD_SIZE, OT_SIZE, "BYTES", F(load.size), GIVEN(load.size_given), .parse = opt_parse_load_size, .feat = FEAT_LATENCY, .group = G_TEST, .help = "with --load: the load's message size, K/M suffixes", .show_def = 1, PEER_FN(21, "load size (--load-size)", peer_load_size, NULL), META(411, "load_size", "Load size[B]", MW_LOAD, 0) },
-	{ "load-qps", OPT_LOAD_QPS, OT_U64, "N", F(load.qps), R(1, RB_MAX_QPS), GIVEN(load.qps_given), .feat = FEAT_LATENCY, .group = G_TEST, .help = "with --load: the load's QPs", .show_def = 1, PEER_FN(22, "load QPs (--load-qps)", peer_load_qps, NULL), META(412, "load_qps", "Load QPs", MW_LOAD, 0) },
-	{ "load-compare", OPT_LOAD_COMPARE, OT_FLAG, NULL, F(load.compare), .feat = FEAT_LATENCY, .group = G_TEST, .help = "with --load: each size idle then loaded, interleaved, with the loaded/idle ratio of each percentile", PEER(23, "idle vs loaded (--load-compare)"), META_FN(413, "load_placement", "Load CPU", MW_LOAD, meta_load_tail) },
-	{ "clock", OPT_CLOCK, OT_ENUM, "auto|tsc|monotonic", F(clock), .names = clock_names, .parse = opt_parse_clock, .group = G_TEST, .help = "timestamps from the TSC, from clock_gettime, or auto: the TSC where clock_gettime is slow", .show_def = 1 },
+	{ "atomic-same-address", 0, OT_FLAG, NULL, F(atomic_same_address), .feat = FEAT_ATOMIC_OP, .group = G_TEST, .help = "every atomic of a QP on one 8-byte word (default: 64 slots, 64 B apart, as perftest)", PEER_FN(29, "one target word (--atomic-same-address)", peer_atomic_same, peer_text_onoff) },
+	{ "validate", 0, OT_FLAG, NULL, F(validate), .feat = FEAT_VALIDATE, .group = G_TEST, .help = "check each message's payload (atomics: each result) where it lands; exit 1 on a mismatch", PEER(19, "payload validation (--validate)") },
+	{ "load", 0, OT_STR, "BENCH", F(load.bench_text), .feat = FEAT_LATENCY, .group = G_TEST, .help = "run BENCH (send_bw, write_bw, read_bw) on QPs of its own, in a thread on a CPU of its own, for the whole latency run", PEER_FN(20, "background load (--load)", peer_load, peer_text_load), META_FN(410, "load", "Load", MW_LOAD, meta_load) },
+	{ "load-size", 0, OT_SIZE, "BYTES", F(load.size), GIVEN(load.size_given), .parse = opt_parse_load_size, .feat = FEAT_LATENCY, .group = G_TEST, .help = "with --load: the load's message size, K/M suffixes", .show_def = 1, PEER_FN(21, "load size (--load-size)", peer_load_size, NULL), META(411, "load_size", "Load size[B]", MW_LOAD, 0) },
+	{ "load-qps", 0, OT_U64, "N", F(load.qps), R(1, RB_MAX_QPS), GIVEN(load.qps_given), .feat = FEAT_LATENCY, .group = G_TEST, .help = "with --load: the load's QPs", .show_def = 1, PEER_FN(22, "load QPs (--load-qps)", peer_load_qps, NULL), META(412, "load_qps", "Load QPs", MW_LOAD, 0) },
+	{ "load-compare", 0, OT_FLAG, NULL, F(load.compare), .feat = FEAT_LATENCY, .group = G_TEST, .help = "with --load: each size idle then loaded, interleaved, with the loaded/idle ratio of each percentile", PEER(23, "idle vs loaded (--load-compare)"), META_FN(413, "load_placement", "Load CPU", MW_LOAD, meta_load_tail) },
+	{ "clock", 0, OT_ENUM, "auto|tsc|monotonic", F(clock), .names = clock_names, .parse = opt_parse_clock, .group = G_TEST, .help = "timestamps from the TSC, from clock_gettime, or auto: the TSC where clock_gettime is slow", .show_def = 1 },
 	{ "CPU-freq", 'F', OT_NOP, NULL, 0, .group = G_TEST, .help = "accepted for perftest compatibility (no effect)" },
-	{ "report-gbits", OPT_GBITS, OT_FLAG, NULL, F(report_gbits), .feat = FEAT_BANDWIDTH, .group = G_OUTPUT, .help = "human table: bandwidth in Gb/s instead of MiB/s" },
-	{ "percentiles", OPT_PCTS, OT_CUSTOM, "LIST", F(pcts), .parse = opt_parse_pcts, .feat = FEAT_LATENCY, .group = G_OUTPUT, .help = "latency percentiles", .show_def = 1, PEER_FN(15, "percentile list (--percentiles)", peer_pcts, peer_text_list) },
-	{ "csv", OPT_CSV, OT_STR, "FILE", F(out_file), .parse = opt_parse_output, .opt_arg = 1, .group = G_OUTPUT, .help = "results as CSV (to FILE, or stdout)" },
-	{ "json", OPT_JSON, OT_STR, "FILE", F(out_file), .parse = opt_parse_output, .opt_arg = 1, .group = G_OUTPUT, .help = "results as JSON (to FILE, or stdout)" },
+	{ "report-gbits", 0, OT_FLAG, NULL, F(report_gbits), .feat = FEAT_BANDWIDTH, .lax = 1, .group = G_OUTPUT, .help = "human table: bandwidth in Gb/s instead of MiB/s" },
+	{ "percentiles", 0, OT_CUSTOM, "LIST", F(pcts), .parse = opt_parse_pcts, .feat = FEAT_LATENCY, .group = G_OUTPUT, .help = "latency percentiles", .show_def = 1, PEER_FN(15, "percentile list (--percentiles)", peer_pcts, peer_text_list) },
+	{ "csv", 0, OT_STR, "FILE", F(out_file), .parse = opt_parse_output, .opt_arg = 1, .group = G_OUTPUT, .help = "results as CSV (to FILE, or stdout)" },
+	{ "json", 0, OT_STR, "FILE", F(out_file), .parse = opt_parse_output, .opt_arg = 1, .group = G_OUTPUT, .help = "results as JSON (to FILE, or stdout)" },
 	{ "report-counters", 'W', OT_CUSTOM, "LIST", F(counters), .parse = opt_parse_counters, .group = G_OUTPUT, .help = "report port counters' changes: counters/NAME, hw_counters/NAME or NAME, comma-separated", PEER_FN(16, "counter list (-W)", peer_counters, peer_text_list) },
 	{ "histogram", 'H', OT_STR, "FILE", F(histogram_file), .feat = FEAT_LATENCY, .group = G_OUTPUT, .help = "latency histogram as CSV to FILE" },
-	{ "raw", OPT_RAW, OT_STR, "FILE", F(raw_file), .feat = FEAT_LATENCY, .group = G_OUTPUT, .help = "every latency sample, in order, to FILE" },
-	{ "thread-rows", OPT_THREAD_ROWS, OT_FLAG, NULL, F(thread_rows), .feat = FEAT_THREADS, .group = G_OUTPUT, .help = "human and CSV output: a row per thread after each size's total" },
+	{ "raw", 0, OT_STR, "FILE", F(raw_file), .feat = FEAT_LATENCY, .group = G_OUTPUT, .help = "every latency sample, in order, to FILE" },
+	{ "thread-rows", 0, OT_FLAG, NULL, F(thread_rows), .feat = FEAT_THREADS, .group = G_OUTPUT, .help = "human and CSV output: a row per thread after each size's total" },
+	{ "output", 0, OT_ENUM, "bandwidth|message_rate|latency", F(pt_output), .names = pt_output_names, .group = G_OUTPUT, .help = "perftest's one number a size on stdout: BW average (MiB/s, Gb/s with --report_gbits; -b: the sum), MsgRate (Mpps) or t_avg (usec); nothing else", META(414, "output", "Output", MW_SET, 0) },
+	{ "out-json", 0, OT_FLAG, NULL, F(pt_json), .group = G_OUTPUT, .help = "also write perftest's JSON document (its keys and units) to --out-json-file, rewritten each size", META_ON(415, "out_json", "perftest JSON", MW_SET, "yes", NULL) },
+	{ "out-json-file", 0, OT_STR, "FILE", F(pt_json_file), .group = G_OUTPUT, .help = "perftest's JSON file name (default " PT_JSON_DEFAULT_FILE " here; without --out-json nothing is written, as perftest)", META(416, "out_json_file", "perftest JSON file", MW_SET, 0) },
+	{ "cpu-util", 0, OT_FLAG, NULL, F(cpu_util), .group = G_OUTPUT, .help = "CPU over the measured window: perftest's CPU_Util[%] (the host's /proc/stat) and the measuring threads' user and system %", META_ON(417, "cpu_util", "CPU utilization", MW_SET, "yes", NULL) },
+	{ "no-peak", 'N', OT_FLAG, NULL, F(no_peak), .group = G_OUTPUT, .help = "bandwidth tests: no peak bandwidth (its columns empty)", META_ON(418, "no_peak", "BW peak", MW_SET, "not measured (-N)", NULL) },
+	{ "noPeak", 'N', OT_FLAG, NULL, F(no_peak), .group = G_OUTPUT },
+	{ "perftest-headers", 0, OT_FLAG, NULL, F(perftest_headers), .group = G_OUTPUT, .help = "human table: perftest 6.29's columns and words only (-b: the sums; -D latency: t_avg, tps average)" },
+	{ "report-both", 0, OT_NOP, NULL, 0, .group = G_OUTPUT, .help = "accepted for perftest compatibility: -b's rows always show this side's, the peer's and the sum" },
 	{ "verbose", 'v', OT_FLAG, NULL, F(verbose), .group = G_OUTPUT, .help = "say more on stderr (clock, placement, QP attributes)" },
-	{ "numa-node", OPT_NUMA_NODE, OT_INT, "N", F(numa_node), R(0, 1023), .group = G_PLACE, .help = "place buffers and thread on node N (default: the device's)" },
-	{ "no-numa", OPT_NO_NUMA, OT_FLAG, NULL, F(no_numa), .group = G_PLACE, .help = "leave NUMA placement alone" },
-	{ "cpu", OPT_CPU, OT_STR, "LIST", F(cpu_list), .group = G_PLACE, .help = "pin the measuring thread to LIST (e.g. 2 or 0-3)" },
-	{ "use-hugepages", OPT_HUGEPAGES, OT_FLAG, NULL, F(hugepages), .group = G_PLACE, .help = "allocate buffers on huge pages" },
+	{ "numa-node", 0, OT_INT, "N", F(numa_node), R(0, 1023), .group = G_PLACE, .help = "place buffers and thread on node N (default: the device's)" },
+	{ "no-numa", 0, OT_FLAG, NULL, F(no_numa), .group = G_PLACE, .help = "leave NUMA placement alone" },
+	{ "disable-numa", 0, OT_FLAG, NULL, F(no_numa), .group = G_PLACE },
+	{ "cpu", 0, OT_STR, "LIST", F(cpu_list), .group = G_PLACE, .help = "pin the measuring thread to LIST (e.g. 2 or 0-3)" },
+	{ "use-hugepages", 0, OT_FLAG, NULL, F(hugepages), .group = G_PLACE, .help = "allocate buffers on huge pages" },
 	{ "version", 'V', OT_VERSION, NULL, 0, .group = G_INFO, .help = "print the version and exit" },
 	{ "help", 'h', OT_HELP, NULL, 0, .group = G_INFO, .help = "print this help and exit" },
 };
@@ -99,4 +112,5 @@ static const struct opt_row rows[] = {
 const struct opt_prog options_prog = {
 	.name = "rdmabench", .rows = rows, .n = sizeof(rows) / sizeof(rows[0]),
 	.both_spellings = true, .error = options_error,
+	.compat = options_compat, .compat_tool = "perftest",
 };

@@ -12,22 +12,12 @@
 #include "cli/optrow.h"
 #include "cli/options.h"
 
-/* Long-only option codes start above any character. */
-enum {
-	OPT_BIND = 256, OPT_TCLASS, OPT_PERSISTENT, OPT_TIMEOUT, OPT_WARMUP,
-	OPT_WARMUP_TIME, OPT_NUMA_NODE, OPT_NO_NUMA, OPT_CPU, OPT_HUGEPAGES,
-	OPT_GBITS, OPT_PCTS, OPT_CSV, OPT_JSON, OPT_RAW, OPT_FORMAT,
-	OPT_OUTPUT, OPT_CLOCK, OPT_SOURCE_IP, OPT_NO_RELAXED, OPT_ATOMIC_SAME,
-	OPT_THREAD_ROWS,
-	OPT_LOOPBACK,
-	OPT_INTERVAL, OPT_RUN_INF, OPT_MIN_BW, OPT_VALIDATE,
-	OPT_LOAD, OPT_LOAD_SIZE, OPT_LOAD_QPS, OPT_LOAD_COMPARE, OPT_POLL_PAUSE,
-};
-
 /* The groups of --help, in this order. */
 enum opt_group { G_CONN, G_TEST, G_OUTPUT, G_PLACE, G_INFO, G_N };
 
 extern const struct opt_prog options_prog;
+/* perftest's option names, every one, and how each is taken (compat.c). */
+extern const struct opt_compat options_compat[];
 
 /* The values with parsers of their own (options.c). */
 int opt_parse_mtu(const struct opt_row *r, const char *val, void *dst);
@@ -77,6 +67,6 @@ void meta_load_tail(struct out *out, const void *o, const struct opt_row *r);
 void meta_completion(struct out *out, const void *o, const struct opt_row *r);
 void meta_min_bw(struct out *out, const void *o, const struct opt_row *r);
 
-extern const struct opt_name transport_names[], atomic_names[];
+extern const struct opt_name transport_names[], atomic_names[], pt_output_names[];
 
 #endif

@@ -11,13 +11,17 @@
 #include <string.h>
 
 #include "cli/rows.h"
+#include "lib/log.h"
 
 /* --interval, --run_infinitely and --min-bw together and with -D, -n, -a. */
 static int interval_check(const struct rb_options *o)
 {
-	if (o->run_infinitely && (o->duration_s > 0 || o->iters_given || o->all))
+	if (o->run_infinitely && o->duration_s > 0)
+		return options_usage_error("--run_infinitely runs one size until SIGINT/SIGTERM: drop -D/--duration "
+				   "(perftest's --run_infinitely -D N prints a line every N s: here --interval=%g)", o->duration_s);
+	if (o->run_infinitely && (o->iters_given || o->all))
 		return options_usage_error("--run_infinitely runs one size until SIGINT/SIGTERM: drop %s",
-				   o->duration_s > 0 ? "-D/--duration" : o->iters_given ? "-n/--iters" : "-a/--all");
+				   o->iters_given ? "-n/--iters" : "-a/--all");
 	if (o->min_bw_text && o->interval_s <= 0)
 		return options_usage_error("--min-bw %s applies to intervals: give --interval=SECONDS too",
 				   o->min_bw_text);
@@ -72,6 +76,39 @@ static int load_opts_check(const struct rb_bench *b, struct rb_options *o)
 	return 0;
 }
 
+static bool pct_listed(const struct rb_options *o, double p)
+{
+	for (int i = 0; i < o->npct; i++)
+		if (o->pcts[i] == p)
+			return true;
+	return false;
+}
+
+/* --output (perftest's one number): the test's own figure, alone on
+ * stdout (its format, OUT_VALUE); --out_json_file alone writes nothing,
+ * as perftest's. */
+static int pt_output_check(const struct rb_bench *b, struct rb_options *o)
+{
+	bool lat = b->metric == METRIC_LAT;
+
+	if (o->pt_json_file && !o->pt_json)
+		log_warn("--out_json_file %s: written only with --out_json (as perftest); nothing is written",
+			 o->pt_json_file);
+	if (o->perftest_headers && b->metric == METRIC_LAT && o->duration_s <= 0 && !o->run_infinitely &&
+	    !(pct_listed(o, 99) && pct_listed(o, 99.9)))
+		return options_usage_error("--perftest-headers shows perftest's 99%% and 99.9%% percentile columns: --percentiles must list 99 and 99.9");
+	if (!o->pt_output)
+		return 0;
+	if (lat != (o->pt_output == PT_OUT_LAT))
+		return options_usage_error("--output=%s does not fit %s, a %s test: give --output=%s",
+				   opt_enum_name(pt_output_names, o->pt_output), b->name,
+				   lat ? "latency" : "bandwidth", lat ? "latency" : "bandwidth or --output=message_rate");
+	if (o->format != OUT_HUMAN)
+		return options_usage_error("--output prints one number on stdout; --csv/--json print the table: give one of them");
+	o->format = OUT_VALUE;
+	return 0;
+}
+
 /* Combinations that no single option's range can catch. */
 static int options_check(const struct rb_bench *b, struct rb_options *o)
 {
@@ -92,7 +129,7 @@ static int options_check(const struct rb_bench *b, struct rb_options *o)
 	if (o->all && o->size_given)
 		return options_usage_error("-a/--all sweeps the sizes and -s/--size sets one: give one of them");
 	if (o->duration_s > 0 && o->iters_given)
-		return options_usage_error("-n/--iters and -D/--duration cannot be combined");
+		return options_usage_error("-n/--iters and -D/--duration cannot be combined (perftest measures for -D and ignores -n): drop -n");
 	if (o->warmup_s < 0)
 		o->warmup_s = o->duration_s >= 4 || o->run_infinitely ? 1 : o->duration_s / 4;
 	if (o->duration_s > 0 && o->warmup_s >= o->duration_s)
@@ -106,6 +143,8 @@ static int options_check(const struct rb_bench *b, struct rb_options *o)
 		return options_usage_error("-j/--threads %u cannot be combined with %s yet (one row of intervals per thread is not written)",
 				   o->threads, o->interval_s > 0 ? "--interval" : "--run_infinitely");
 	if (interval_check(o) || validate_check(b, o) || load_opts_check(b, o))
+		return -EINVAL;
+	if (pt_output_check(b, o))
 		return -EINVAL;
 	if (o->no_numa && (o->numa_node >= 0 || o->cpu_list))
 		return options_usage_error("--no-numa cannot be combined with %s",

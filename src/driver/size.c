@@ -104,6 +104,7 @@ static void measure_add(struct rb_measure *sum, const struct rb_measure *m)
 	sum->rx_measured |= m->rx_measured;
 	sum->measured |= m->measured;
 	sum->partial |= m->partial;
+	cpu_use_add(&sum->cpu, &m->cpu);
 }
 
 /*
@@ -280,6 +281,7 @@ static int size_row(struct rb_session *s, struct report *r, struct rb_measure *m
 		report_load(r, s, loadrun_figures(s->load), row, peer);
 	if (!err && m->measured)
 		report_bidir(s, row, peer);
+	report_cpu(r, m, row);
 	return err;
 }
 

@@ -271,6 +271,7 @@ static void measure_iters(struct rb_measure *m, const struct rb_session *s, cons
 	m->bytes = r->b.total * s->run.size;
 	m->peak_bps = r->b.peak_bps;
 	m->measured = true;
+	measure_cpu(m, &r->win);
 }
 
 int loop_bw_post(struct rb_session *s, struct rb_measure *m)
@@ -336,6 +337,7 @@ static void measure_tx(struct rb_measure *m, const struct rb_session *s, const s
 	m->bytes = b->total * s->run.size;
 	m->peak_bps = NAN;
 	m->measured = true;
+	measure_cpu(m, win);
 }
 
 /*

@@ -290,6 +290,7 @@ struct window {
 	uint64_t begin_msgs, end_msgs;
 	uint64_t begin_rx, end_rx;      /* -b with sends: the receives */
 	int phase;                      /* 0 warm-up, 1 measuring, 2 done */
+	struct cpu_mark cpu[2];         /* --cpu_util: at the window's edges */
 };
 
 void window_init_at(struct window *win, const struct rb_session *s, uint64_t t0);
@@ -299,6 +300,8 @@ bool window_tick(struct window *win, const struct rb_session *s, uint64_t msgs);
 void window_close_rx(struct window *win, uint64_t end_ns, uint64_t msgs, uint64_t rx);
 void window_close(struct window *win, uint64_t end_ns, uint64_t msgs);
 void measure_window(struct rb_measure *m, const struct window *win, uint64_t size);
+/* --cpu_util: m's CPU use, between the window's edges. */
+void measure_cpu(struct rb_measure *m, const struct window *win);
 
 /*
  * --interval: boundaries every SEC inside the window, checked with a

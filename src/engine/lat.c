@@ -164,6 +164,7 @@ static void lat_finish(struct rb_session *s, struct lat_run *l, struct rb_measur
 	m->bytes = m->msgs * s->run.size;
 	m->measured = true;
 	m->partial = *s->stop != 0;
+	measure_cpu(m, &l->win);
 }
 
 int loop_lat_send_ping(struct rb_session *s, struct rb_measure *m)

@@ -247,6 +247,7 @@ int loop_bw_recv(struct rb_session *s, struct rb_measure *m)
 		m->bytes = r.total * s->run.size;
 		m->peak_bps = NAN;
 		m->measured = true;
+		measure_cpu(m, &win);
 	}
 	return err;
 }

@@ -4,6 +4,14 @@
  */
 #include "engine/internal.h"
 
+/* --cpu_util: the thread's CPU and the host's /proc/stat at an edge
+ * (twice a window, never per message). */
+static void window_cpu(struct window *win, const struct rb_session *s, int edge)
+{
+	if (s->opt->cpu_util)
+		cpu_mark_read(&win->cpu[edge]);
+}
+
 /* A window that starts (its warm-up first) at t0. */
 void window_init_at(struct window *win, const struct rb_session *s, uint64_t t0)
 {
@@ -11,6 +19,8 @@ void window_init_at(struct window *win, const struct rb_session *s, uint64_t t0)
 	win->phase = s->run.duration_ns ? 0 : 1;
 	if (s->run.duration_ns && !s->run.warmup_ns)
 		win->phase = 1;
+	if (win->phase == 1)
+		window_cpu(win, s, 0);
 }
 
 void window_init(struct window *win, const struct rb_session *s)
@@ -53,8 +63,10 @@ bool window_tick_at(struct window *win, const struct rb_session *s, uint64_t now
 		win->begin_ns = now;
 		win->begin_msgs = msgs;
 		win->begin_rx = rx;
+		window_cpu(win, s, 0);
 	}
 	if (win->phase == 1 && window_over(win, s, now)) {
+		window_cpu(win, s, 1);
 		win->phase = 2;
 		win->end_ns = now;
 		win->end_msgs = msgs;
@@ -81,6 +93,9 @@ void window_close_rx(struct window *win, uint64_t end_ns, uint64_t msgs, uint64_
 		win->begin_ns = end_ns;
 		win->begin_msgs = msgs;
 		win->begin_rx = rx;
+		win->cpu[0] = win->cpu[1];	/* empty: no CPU either */
+	} else if (win->cpu[0].ok) {
+		cpu_mark_read(&win->cpu[1]);
 	}
 	win->phase = 2;
 	win->end_ns = end_ns;
@@ -100,4 +115,10 @@ void measure_window(struct rb_measure *m, const struct window *win, uint64_t siz
 	m->msgs = win->end_msgs - win->begin_msgs;
 	m->bytes = m->msgs * size;
 	m->measured = true;
+	measure_cpu(m, win);
+}
+
+void measure_cpu(struct rb_measure *m, const struct window *win)
+{
+	cpu_use_between(&win->cpu[0], &win->cpu[1], &m->cpu);
 }

@@ -38,7 +38,7 @@ struct out_ops {
 	void (*close)(struct out *o, const char *status, const char *error);
 };
 
-extern const struct out_ops out_human_ops, out_csv_ops, out_json_ops;
+extern const struct out_ops out_human_ops, out_csv_ops, out_json_ops, out_value_ops;
 
 struct out {
 	enum out_format fmt;

@@ -17,6 +17,7 @@ static const struct out_ops *const formats[] = {
 	[OUT_HUMAN] = &out_human_ops,
 	[OUT_CSV] = &out_csv_ops,
 	[OUT_JSON] = &out_json_ops,
+	[OUT_VALUE] = &out_value_ops,
 };
 
 /* --- values -------------------------------------------------------------- */
@@ -212,7 +213,7 @@ void out_end(struct out *o, const char *status, const char *error)
 
 int out_parse_format(const char *s, enum out_format *fmt)
 {
-	for (int i = 0; s && i < (int)(sizeof(formats) / sizeof(formats[0])); i++) {
+	for (int i = 0; s && i < OUT_VALUE; i++) {
 		if (!strcmp(s, formats[i]->name)) {
 			*fmt = (enum out_format)i;
 			return 0;

@@ -38,7 +38,9 @@
 
 #define OUT_SCHEMA_VERSION 1
 
-enum out_format { OUT_HUMAN, OUT_CSV, OUT_JSON };
+/* OUT_VALUE: perftest's --output, one number a row (out_value.c); not a
+ * --format of its own (out_parse_format does not take it). */
+enum out_format { OUT_HUMAN, OUT_CSV, OUT_JSON, OUT_VALUE };
 enum out_type { OUT_U64, OUT_DOUBLE, OUT_STR };
 
 struct out_col {
@@ -108,7 +110,7 @@ void out_end(struct out *o, const char *status, const char *error);
  * escaped; for other modules that print JSON (rb_devices). */
 void out_json_string(FILE *f, const char *s);
 
-/* Parse "human", "csv", "json". 0 or -EINVAL. */
+/* Parse "human", "csv", "json" (never OUT_VALUE). 0 or -EINVAL. */
 int out_parse_format(const char *s, enum out_format *fmt);
 
 #endif

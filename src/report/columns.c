@@ -133,6 +133,14 @@ static const struct col_def load_cols[] = {
 };
 
 
+/* --cpu_util: perftest's figure (the host's /proc/stat), then the
+ * measuring threads' own (lib/cpuuse.h); this side's, never traded. */
+static const struct col_def cpu_cols[] = {
+	{ "cpu_util_pct", "CPU_Util[%]", OUT_DOUBLE, 2, SHOW_ALL },
+	{ "cpu_user_pct", "user CPU[%]", OUT_DOUBLE, 2, SHOW_ALL },
+	{ "cpu_sys_pct", "sys CPU[%]", OUT_DOUBLE, 2, SHOW_ALL },
+};
+
 /* Machine formats keep every digit a test may recompute (1e-9 relative). */
 #define MACHINE_PRECISION 9
 
@@ -215,6 +223,92 @@ static void col_add_load(struct report *r, const struct rb_options *o, enum show
 	}
 }
 
+static void col_add_cpu(struct report *r, const struct rb_options *o, enum show *show)
+{
+	r->cpu_first = o->cpu_util ? r->nall : -1;
+	for (int i = 0; o->cpu_util && i < CPU_NCOLS; i++) {
+		show[r->nall] = cpu_cols[i].show;
+		col_add(r, &cpu_cols[i]);
+	}
+}
+
+/*
+ * --perftest-headers: perftest 6.29's human table column for column, its
+ * words (perftest_parameters.h: RESULT_FMT, RESULT_FMT_G, RESULT_FMT_LAT,
+ * RESULT_FMT_LAT_DUR, RESULT_EXT_CPU_UTIL): -b's columns are the sums
+ * (its peak not known here: "-"), a -D latency run's are #bytes,
+ * #iterations, t_avg and tps average.  report_row() fills the two cells
+ * no column of all[] holds (r->pt_blank, r->pt_tps).
+ */
+static const struct out_col pt_p99 = { "lat_p99_us", "99% percentile[usec]", OUT_DOUBLE, 2 };
+static const struct out_col pt_p99_9 = { "lat_p99_9_us", "99.9% percentile[usec]", OUT_DOUBLE, 2 };
+static const struct out_col pt_tps = { "tps_average", "tps average", OUT_DOUBLE, 2 };
+
+/* Show all[i] under as's key and label (NULL: its own). */
+static void pt_show(struct report *r, int i, const struct out_col *as)
+{
+	r->shown[r->ncols] = i < 0 ? 0 : i;
+	r->cols[r->ncols] = as ? *as : r->all[r->shown[r->ncols]];
+	r->ncols++;
+}
+
+static int col_find(const struct report *r, const char *key)
+{
+	for (int i = 0; i < r->nall; i++)
+		if (!strcmp(r->all[i].key, key))
+			return i;
+	return -1;
+}
+
+static void pt_headers_bw(struct report *r, const struct rb_options *o)
+{
+	bool g = o->report_gbits, b = o->bidir;
+	int avg = g ? BW_AVG_GB : BW_AVG_MIB;
+
+	pt_show(r, BW_SIZE, NULL);
+	pt_show(r, BW_ITERS, NULL);
+	if (b)
+		r->pt_blank = r->ncols;
+	pt_show(r, g ? BW_PEAK_GB : BW_PEAK_MIB, NULL);
+	pt_show(r, b ? (g ? BW_SUM_AVG_GB : BW_SUM_AVG_MIB) : avg, &r->all[avg]);
+	pt_show(r, b ? BW_SUM_RATE : BW_RATE, &r->all[BW_RATE]);
+}
+
+static void pt_headers(struct report *r, const struct rb_options *o, bool lat)
+{
+	r->ncols = 0;
+	if (!lat) {
+		pt_headers_bw(r, o);
+	} else if (o->duration_s > 0 || o->run_infinitely) {
+		pt_show(r, LAT_SIZE, NULL);
+		pt_show(r, LAT_ITERS, NULL);
+		pt_show(r, LAT_AVG, NULL);
+		r->pt_tps = r->ncols;
+		pt_show(r, LAT_WINDOW, &pt_tps);
+	} else {
+		for (int i = LAT_SIZE; i <= LAT_STDEV; i++)
+			if (i != LAT_WINDOW)
+				pt_show(r, i, NULL);
+		pt_show(r, col_find(r, "lat_p99_us"), &pt_p99);
+		pt_show(r, col_find(r, "lat_p99_9_us"), &pt_p99_9);
+	}
+	if (r->cpu_first >= 0)
+		pt_show(r, r->cpu_first + CPU_UTIL, NULL);
+	r->shown_ctr_first = r->ncols;
+}
+
+/* --output: perftest's one number (-b: the sum, as perftest prints it). */
+static int value_col(const struct rb_options *o)
+{
+	if (o->pt_output == PT_OUT_LAT)
+		return LAT_AVG;
+	if (o->pt_output == PT_OUT_MR)
+		return o->bidir ? BW_SUM_RATE : BW_RATE;
+	if (o->bidir)
+		return o->report_gbits ? BW_SUM_AVG_GB : BW_SUM_AVG_MIB;
+	return o->report_gbits ? BW_AVG_GB : BW_AVG_MIB;
+}
+
 static bool col_shown(enum show show, enum out_format fmt, bool gbits)
 {
 	if (fmt != OUT_HUMAN)
@@ -256,18 +350,33 @@ void report_columns(struct report *r, const struct rb_options *o, enum rb_metric
 	}
 	col_add_load(r, o, show, (lat ? r->method_col : r->ctr_first) - LAT_FIXED);
 	r->shown_ctr_first = -1;
-	r->nbase = r->ivl_first = r->nall;
+	r->nbase = r->nall;
+	col_add_cpu(r, o, show);
+	r->ivl_first = r->nall;
 	for (int i = 0; o->interval_s > 0 && i < (lat ? IVL_LAT_NCOLS : IVL_NCOLS); i++) {
 		show[r->nall] = ivl_cols[i].show;
 		col_add(r, &ivl_cols[i]);
 	}
-	_Static_assert(BW_BIDIR_NCOLS + 2 + RB_MAX_COUNTERS + VAL_NCOLS + IVL_NCOLS <= REPORT_MAX_COLS,
+	_Static_assert(BW_BIDIR_NCOLS + 2 + RB_MAX_COUNTERS + VAL_NCOLS + CPU_NCOLS + IVL_NCOLS <= REPORT_MAX_COLS,
 		       "every -b column, -j's two, every counter, --validate's and the intervals' have a column");
-	_Static_assert(LAT_FIXED + STATS_MAX_PCT - 1 + RB_MAX_COUNTERS + VAL_NCOLS + LOADC_COMPARE_NCOLS +
-		       STATS_MAX_PCT + IVL_LAT_NCOLS <= REPORT_MAX_COLS,
-		       "every percentile, every counter, --validate's, --load's and the intervals' have a column");
+	_Static_assert(LAT_FIXED + STATS_MAX_PCT - 1 + 1 + RB_MAX_COUNTERS + VAL_NCOLS + LOADC_COMPARE_NCOLS +
+		       STATS_MAX_PCT + CPU_NCOLS + IVL_LAT_NCOLS <= REPORT_MAX_COLS,
+		       "every percentile, the method, every counter, --validate's, --load's, --cpu_util's and the intervals' have a column");
 	_Static_assert(LAT_FIXED + STATS_MAX_PCT - 1 + RB_MAX_COUNTERS + VAL_NCOLS + IVL_LAT_NCOLS <= REPORT_MAX_COLS,
 		       "every percentile, every counter, --validate's and the intervals' have a column");
+	r->pt_blank = r->pt_tps = -1;
+	if (o->perftest_headers && o->format == OUT_HUMAN) {
+		pt_headers(r, o, lat);
+		return;
+	}
+	if (o->format == OUT_VALUE) {
+		r->shown[0] = value_col(o);
+		r->cols[0] = r->all[r->shown[0]];
+		r->cols[0].precision = 6;	/* perftest's "%lf" */
+		r->ncols = 1;
+		r->shown_ctr_first = 1;
+		return;
+	}
 	for (int i = 0; i < r->nall; i++) {
 		if (!col_shown(show[i], o->format, o->report_gbits))
 			continue;

@@ -7,8 +7,8 @@
  * columns) or the latency table (then one column per -p percentile other
  * than 50, then lat_pct_method); -j's thread and CPU; the -W counters;
  * --validate's; --load's (--load-compare: the phase and a ratio per
- * percentile); then --interval's, after all[nbase], which are this side's
- * and never traded.  The indexes of each group are in struct report.
+ * percentile); then, after all[nbase], this side's, never traded:
+ * --cpu_util's, then --interval's.  The indexes of each group are in struct report.
  */
 #ifndef RB_REPORT_COLUMNS_H
 #define RB_REPORT_COLUMNS_H
@@ -28,6 +28,8 @@ enum { LAT_SIZE, LAT_ITERS, LAT_WINDOW, LAT_MIN, LAT_MAX, LAT_P50, LAT_AVG, LAT_
 
 enum { IVL_KIND, IVL_START, IVL_END, IVL_COUNT, IVL_PARTIAL, IVL_LAT_NCOLS, IVL_MIN = IVL_LAT_NCOLS,
        IVL_MIN_AT, IVL_MAX, IVL_MAX_AT, IVL_CV, IVL_BELOW, IVL_NCOLS };
+
+enum { CPU_UTIL, CPU_USER, CPU_SYS, CPU_NCOLS };
 
 enum { VAL_CHECKED, VAL_ERRORS, VAL_FIRST_MSG, VAL_FIRST_QP, VAL_FIRST_OFF, VAL_NCOLS };
 

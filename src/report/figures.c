@@ -32,9 +32,9 @@ void figures_bw(const struct rb_session *s, const struct rb_measure *m, union ou
 	row[BW_ITERS].u = m->msgs;
 	row[BW_BYTES].u = m->bytes;
 	row[BW_WINDOW].d = secs;
-	row[BW_PEAK_MIB].d = m->peak_bps / 1048576.0;
+	row[BW_PEAK_MIB].d = s->opt->no_peak ? NAN : m->peak_bps / 1048576.0;
 	row[BW_AVG_MIB].d = bps / 1048576.0;
-	row[BW_PEAK_GB].d = m->peak_bps * 8 / 1e9;
+	row[BW_PEAK_GB].d = s->opt->no_peak ? NAN : m->peak_bps * 8 / 1e9;
 	row[BW_AVG_GB].d = bps * 8 / 1e9;
 	row[BW_RATE].d = secs > 0 ? (double)m->msgs / secs / 1e6 : NAN;
 	row[BW_CQ_MOD].u = s->run.cq_mod;
@@ -149,9 +149,21 @@ void report_compute(const struct report *r, const struct rb_session *s,
 	sweep_progress(s);
 }
 
+void report_cpu(const struct report *r, const struct rb_measure *m, union out_val *row)
+{
+	union out_val *c = row + r->cpu_first;
+
+	if (r->cpu_first < 0)
+		return;
+	c[CPU_UTIL].d = cpu_use_util_pct(&m->cpu);
+	c[CPU_USER].d = cpu_use_pct(&m->cpu, false);
+	c[CPU_SYS].d = cpu_use_pct(&m->cpu, true);
+}
+
 void report_compute_thread(const struct report *r, const struct rb_worker *w, union out_val *row)
 {
 	figures_bw(w->s, &w->m, row);
+	report_cpu(r, &w->m, row);
 	row[r->thread_col].u = 0;	/* the name is set locally: no pointer on the wire */
 	row[r->thread_col + 1].d = w->cpu_seen >= 0 ? w->cpu_seen : NAN;
 }

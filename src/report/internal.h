@@ -18,4 +18,13 @@ void figures_lat(const struct report *r, const struct rb_session *s, struct rb_m
  * a document that never began. */
 void report_meta_unbegun(struct report *r, const struct rb_session *s);
 
+/* ptjson.c: --out_json, perftest's document.  Can its file be written?
+ * 0, or -errno after naming it. */
+int ptjson_check(const struct rb_options *o);
+/* Its "test_info", once the session is connected (0 or -ENOMEM). */
+int ptjson_begin(struct report *r, const struct rb_session *s);
+/* The file rewritten with this row's "results" (perftest: each size). */
+void ptjson_row(const struct report *r, const union out_val *row);
+void ptjson_end(struct report *r);
+
 #endif

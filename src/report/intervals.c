@@ -61,6 +61,8 @@ void report_interval(struct report *r, const struct rb_session *s, struct rb_mea
 			row[i].d = NAN;
 	for (int i = 0; i < s->opt->counters.n; i++)
 		row[r->ctr_first + i].u = ctr_delta[i];
+	for (int i = 0; r->cpu_first >= 0 && i < CPU_NCOLS; i++)
+		row[r->cpu_first + i].d = NAN;	/* read at the window's edges only */
 	ivl_fill(r, row, "interval", t0, t1);
 	row[r->ivl_first + IVL_PARTIAL].d = im->partial;
 	ivl_observe(r, s, im, t0, t1);

@@ -11,6 +11,7 @@
 #include "lib/clock.h"
 #include "lib/commit.h"
 #include "lib/gid.h"
+#include "lib/log.h"
 #include "session/cm.h"
 
 void report_meta_time(struct out *o)
@@ -195,6 +196,8 @@ void report_begin(struct report *r, const struct rb_session *s)
 	out_meta_str(r->out, "command_line", "Command", s->opt->cmdline);
 	out_begin(r->out, s->bench->title, r->cols, r->ncols);
 	r->begun = true;
+	if (ptjson_begin(r, q))
+		log_err("--out_json: out of memory; the file is not written");
 }
 
 /* A document that never began (a failure before the peer was reached)

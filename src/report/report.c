@@ -48,6 +48,10 @@ int report_open(struct report *r, const struct rb_session *s)
 	}
 	report_columns(r, o, s->bench->metric);
 	report_reset(r, o);
+	if (ptjson_check(o)) {
+		report_close(r, "failed", "cannot write the --out_json file");
+		return -EIO;
+	}
 	if (o->format == OUT_CSV && report_sidecar(r->out, o->out_file)) {
 		report_close(r, "failed", "cannot write the metadata file");
 		return -EIO;
@@ -74,7 +78,12 @@ void report_row(struct report *r, const union out_val *row)
 
 	for (int i = 0; i < r->ncols; i++)
 		shown[i] = report_cell_text(r, r->shown[i], row[r->shown[i]]);
+	if (r->pt_blank >= 0)
+		shown[r->pt_blank].d = NAN;
+	if (r->pt_tps >= 0)
+		shown[r->pt_tps].d = row[LAT_WINDOW].d > 0 ? (double)row[LAT_ITERS].u / row[LAT_WINDOW].d : NAN;
 	out_row(r->out, shown);
+	ptjson_row(r, row);
 	if (r->method_col >= 0 && row[r->method_col].u != PCT_EXACT)
 		report_histogram_note(r, row);
 }
@@ -99,11 +108,13 @@ void report_row_threads(struct report *r, union out_val *row,
 		for (int i = 0; i < r->ncols; i++)
 			parts[(size_t)k * REPORT_MAX_COLS + (size_t)i] = trows[k][r->shown[i]];
 	out_row_parts(r->out, shown, "threads", parts, n, REPORT_MAX_COLS, r->shown_ctr_first, rows);
+	ptjson_row(r, row);
 	free(parts);
 }
 
 void report_close(struct report *r, const char *status, const char *error)
 {
+	ptjson_end(r);
 	if (!r->out)
 		return;
 	out_end(r->out, status, error);

@@ -12,6 +12,7 @@
  *   figures.c    a row's figures from a measure; -b, -j, --validate, --load
  *   files.c      the results CSV's sidecar; the -H and --raw files of each
  *                size, and theirs
+ *   ptjson.c     --out_json: perftest's document, rewritten each row
  *   columns.c    which columns a run has and each format shows (pure:
  *                options and metric in, columns out; tests/unit/test_columns)
  *   internal.h   what these files share and no other module calls
@@ -41,6 +42,9 @@ struct report {
 	int shown_ctr_first;        /* cols[shown_ctr_first..]: the counters */
 	int nbase;                  /* the columns traded with the peer: all[..nbase) */
 	int val_first;              /* --validate: all[val_first..+5), else -1 */
+	int cpu_first;              /* --cpu_util: all[cpu_first..+3), else -1 */
+	int pt_blank, pt_tps;       /* --perftest-headers: the cells[] report_row fills
+				     * (-b's peak, -D latency's tps average), else -1 */
 	int ivl_first;              /* --interval: all[ivl_first..nall), else nall */
 	int load_first;             /* --load: all[load_first..], else -1 */
 	int load_nratio;            /* --load-compare: the ratio columns (p50's first, then each -p's) */
@@ -53,6 +57,11 @@ struct report {
 	int ncols;
 	char names[REPORT_MAX_COLS][2][48];
 	bool begun;
+	/* --out_json (ptjson.c): perftest's "test_info" text, written with
+	 * each row's "results" */
+	char *pt_info;
+	const struct rb_options *pt_opt;
+	bool pt_lat;
 };
 
 /* --csv=FILE: open FILE's sidecar (FILE.meta.json) for out; says why not. */
@@ -70,6 +79,9 @@ void report_begin(struct report *r, const struct rb_session *s);
 /* Compute a full row (r->nall values) from a measure. */
 void report_compute(const struct report *r, const struct rb_session *s,
 		    struct rb_measure *m, union out_val *row);
+/* --cpu_util: this side's CPU columns of row from m (NaN: m measured
+ * nothing); after the trade, which never carries them. */
+void report_cpu(const struct report *r, const struct rb_measure *m, union out_val *row);
 /* --load: the load's columns of row: this side's figures before the trade
  * (peer NULL), then after it (the server takes the client's figures; each
  * side its own ratios to its last idle row). */

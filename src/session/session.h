@@ -27,6 +27,7 @@
 
 #include "cli/bench.h"
 #include "cli/options.h"
+#include "lib/cpuuse.h"
 #include "lib/histogram.h"
 #include "lib/oob.h"
 #include "lib/output.h"
@@ -150,6 +151,7 @@ struct rb_measure {
 	struct samples samples;     /* latency: every sample (-D: up to SAMPLES_MAX_DURATION) */
 	struct histogram *hist;     /* latency: always */
 	uint64_t ctr_delta[RB_MAX_COUNTERS]; /* -W: each counter's change over the loop */
+	struct cpu_use cpu;         /* --cpu_util: over the window (lib/cpuuse.h) */
 	bool measured;              /* false: this side only served the peer */
 	bool partial;               /* interrupted (SIGINT) or peer stopped early */
 };

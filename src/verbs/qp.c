@@ -178,10 +178,27 @@ static int qps_register(struct rb_qps *q, const struct rb_options *o)
 	return 0;
 }
 
+/* A CQ of depth x QPs entries past the device's max_cqe: say which option
+ * to lower (-q 1024 meets it at perftest's -t 128 on rxe). */
+static int cq_fits(struct ibv_context *ctx, const char *cq, const char *opt, unsigned depth, int n)
+{
+	struct ibv_device_attr a;
+
+	if (ibv_query_device(ctx, &a) || (uint64_t)depth * (unsigned)n <= (uint64_t)a.max_cqe)
+		return 0;
+	log_err("the %s CQ needs %llu entries (%s %u x %d QPs), over %s's max_cqe %d: give %s %d or less, or fewer QPs",
+		cq, (unsigned long long)depth * (unsigned)n, opt, depth, n, ibv_get_device_name(ctx->device),
+		a.max_cqe, opt, a.max_cqe / n);
+	return -EINVAL;
+}
+
 static int qps_create_cqs(struct rb_qps *q, struct ibv_context *ctx, const struct rb_options *o)
 {
 	int send_cqe = (int)(o->tx_depth * (unsigned)q->n);
 	int recv_cqe = (int)(o->rx_depth * (unsigned)q->n);
+
+	if (cq_fits(ctx, "send", "-t", o->tx_depth, q->n) || cq_fits(ctx, "receive", "-r", o->rx_depth, q->n))
+		return -EINVAL;
 
 	if (o->events) {
 		q->chan = ibv_create_comp_channel(ctx);

@@ -18,7 +18,9 @@ struct col_case {
 	const char *what;
 	enum rb_metric metric;
 	enum out_format fmt;
-	bool bidir, gbits, validate, compare, thread_rows;
+	bool bidir, gbits, validate, compare, thread_rows, cpu_util, pt_headers;
+	double duration_s;
+	enum pt_output output;      /* --output: fmt OUT_VALUE */
 	unsigned threads;
 	const char *counters;       /* names, comma-separated */
 	double interval_s;
@@ -135,6 +137,39 @@ static const struct col_case cases[] = {
 	{ "latency --interval, CSV", METRIC_LAT, OUT_CSV, .interval_s = 0.5,
 	  .want = LAT_KEYS PCT_KEYS "|row_kind|t_start_s|t_end_s|interval_count|ivl_partial",
 	  .prec = "099999999999999999", .at = { 18, 13, 12, -1, 13, 13, -1, 13, -1, 0 } },
+	/* --cpu_util: this side's three, after the traded ones, before the intervals */
+	{ "--cpu_util, human: CPU_Util[%] sixth, as perftest's", METRIC_BW, OUT_HUMAN, .cpu_util = true,
+	  .want = BW_HUMAN "|CPU_Util[%]|user CPU[%]|sys CPU[%]", .prec = "00226222",
+	  .at = { 14, 11, -1, -1, 5, 11, -1, 14, -1, 0 } },
+	{ "latency --cpu_util --interval, CSV", METRIC_LAT, OUT_CSV, .cpu_util = true, .interval_s = 0.5,
+	  .want = LAT_KEYS PCT_KEYS "|cpu_util_pct|cpu_user_pct|cpu_sys_pct|row_kind|t_start_s|t_end_s|"
+		  "interval_count|ivl_partial",
+	  .prec = "099999999999999999999", .at = { 21, 13, 12, -1, 13, 13, -1, 16, -1, 0 } },
+	/* --perftest-headers: perftest 6.29's human table, its words */
+	{ "--perftest-headers, bw", METRIC_BW, OUT_HUMAN, .pt_headers = true,
+	  .want = BW_HUMAN, .prec = "00226", .at = { 11, 11, -1, -1, 5, 11, -1, 11, -1, 0 } },
+	{ "--perftest-headers -b --report_gbits --cpu_util: the sums under perftest's words", METRIC_BW,
+	  OUT_HUMAN, .pt_headers = true, .bidir = true, .gbits = true, .cpu_util = true,
+	  .want = "#bytes|#iterations|BW peak[Gb/sec]|BW average[Gb/sec]|MsgRate[Mpps]|CPU_Util[%]",
+	  .prec = "002262", .at = { 23, 20, -1, -1, 6, 20, -1, 23, -1, 0 } },
+	{ "--perftest-headers, latency", METRIC_LAT, OUT_HUMAN, .pt_headers = true,
+	  .want = LAT_HUMAN "|99% percentile[usec]|99.9% percentile[usec]", .prec = "002222222",
+	  .at = { 13, 13, 12, -1, 9, 13, -1, 13, -1, 0 } },
+	{ "--perftest-headers -D, latency", METRIC_LAT, OUT_HUMAN, .pt_headers = true, .duration_s = 2,
+	  .want = "#bytes|#iterations|t_avg[usec]|tps average", .prec = "0022",
+	  .at = { 13, 13, 12, -1, 4, 13, -1, 13, -1, 0 } },
+	{ "--perftest-headers, CSV: no effect", METRIC_BW, OUT_CSV, .pt_headers = true,
+	  .want = BW_KEYS, .prec = "09999999999", .at = { 11, 11, -1, -1, 11, 11, -1, 11, -1, 0 } },
+	/* --output: one column, perftest's "%lf" */
+	{ "--output=bandwidth -b --report_gbits: the sum in Gb/s", METRIC_BW, OUT_VALUE, .bidir = true,
+	  .gbits = true, .output = PT_OUT_BW, .want = "bw_sum_avg_gbps", .prec = "6",
+	  .at = { 20, 20, -1, -1, 1, 20, -1, 20, -1, 0 } },
+	{ "--output=bandwidth: MiB/s", METRIC_BW, OUT_VALUE, .output = PT_OUT_BW,
+	  .want = "bw_avg_mibps", .prec = "6", .at = { 11, 11, -1, -1, 1, 11, -1, 11, -1, 0 } },
+	{ "--output=message_rate --cpu_util", METRIC_BW, OUT_VALUE, .output = PT_OUT_MR, .cpu_util = true,
+	  .want = "msg_rate_mpps", .prec = "6", .at = { 14, 11, -1, -1, 1, 11, -1, 14, -1, 0 } },
+	{ "--output=latency: t_avg", METRIC_LAT, OUT_VALUE, .output = PT_OUT_LAT,
+	  .want = "lat_avg_us", .prec = "6", .at = { 13, 13, 12, -1, 1, 13, -1, 13, -1, 0 } },
 };
 #define NCASES ((int)(sizeof(cases) / sizeof(cases[0])))
 
@@ -150,6 +185,10 @@ static void case_options(const struct col_case *c, struct rb_options *o)
 	o->validate = c->validate;
 	o->threads = c->threads ? c->threads : 1;
 	o->thread_rows = c->thread_rows;
+	o->cpu_util = c->cpu_util;
+	o->perftest_headers = c->pt_headers;
+	o->duration_s = c->duration_s;
+	o->pt_output = c->output;
 	o->interval_s = c->interval_s;
 	o->load_bench = c->load;
 	o->load.compare = c->compare;
@@ -210,12 +249,18 @@ static void check_case(const struct col_case *c)
 	for (int k = 0; k < r.load_nratio; k++)
 		same = same && r.load_ratio_of[k] == c->ratio_of[k];
 	ok(same, "  each ratio's percentile column");
+	if (c->pt_headers && human)
+		ok(r.pt_blank == (c->bidir ? 2 : -1) && r.pt_tps == (c->duration_s > 0 ? 3 : -1),
+		   "  the cells report_row fills: peak %d, tps %d", r.pt_blank, r.pt_tps);
 	same = true;
 	for (int i = 0; i < r.ncols; i++)
 		same = same && r.shown[i] >= 0 && r.shown[i] < r.nall &&
-		       !strcmp(r.cols[i].key, r.all[r.shown[i]].key);
-	ok(same && (human || r.ncols == r.nall), "  shown columns index all[]%s",
-	   human ? "" : ", every one shown");
+		       (c->pt_headers || !strcmp(r.cols[i].key, r.all[r.shown[i]].key));
+	ok(same && (human || c->fmt == OUT_VALUE || r.ncols == r.nall), "  shown columns index all[]%s",
+	   human ? "" : c->fmt == OUT_VALUE ? ", one shown" : ", every one shown");
+	if (c->cpu_util)
+		ok(r.cpu_first == r.nbase && !strcmp(r.all[r.cpu_first].key, "cpu_util_pct"),
+		   "  --cpu_util's columns at all[%d], never traded (nbase %d)", r.cpu_first, r.nbase);
 }
 
 /* A run's labels, keys and types do not depend on the format. */

@@ -372,6 +372,29 @@ static void test_parse_format(void)
 	is_int(f, OUT_CSV, "value untouched on errors");
 }
 
+/* --output (OUT_VALUE): the first column's text a row, nothing else:
+ * no metadata, header, rule or status line; NaN as "nan". */
+static void test_value(void)
+{
+	static const struct out_col one[] = { { "bw_avg_gbps", "BW average[Gb/sec]", OUT_DOUBLE, 6 } };
+	const union out_val rows[3] = { { .d = 1.2345678 }, { .d = NAN }, { .d = 90 } };
+	struct capture c;
+	struct out *o = capture_open(&c, OUT_VALUE);
+	char *s;
+
+	out_meta_str(o, "device", "Device", "mlx5_0");
+	out_begin(o, "RDMA Write BW Test", one, 1);
+	for (int i = 0; i < 3; i++)
+		out_row(o, &rows[i]);
+	out_note(o, "a note");
+	out_end(o, "failed", "it broke");
+	s = capture_close(&c);
+	is_str(s, "1.234568\nnan\n90.000000\n", "--output: one number a row, perftest's %lf, nothing else");
+	free(s);
+	is_int(out_parse_format("value", &(enum out_format){ OUT_CSV }), -EINVAL,
+	       "\"value\" is not a --format");
+}
+
 /* A row with parts (-j): JSON nests them, CSV adds them as rows (their
  * cells past part_cols empty), or not at all without part_rows. */
 static void test_row_parts(void)
@@ -414,5 +437,6 @@ int main(void)
 	test_escaping();
 	test_parse_format();
 	test_row_parts();
+	test_value();
 	return tap_done();
 }

@@ -21,7 +21,7 @@ struct rule_case {
 
 static const struct rule_case refused[] = {
 	{ "rb_send_bw", "--run_infinitely -D 3",
-	  "--run_infinitely runs one size until SIGINT/SIGTERM: drop -D/--duration" },
+	  "--run_infinitely runs one size until SIGINT/SIGTERM: drop -D/--duration (perftest's --run_infinitely -D N prints a line every N s: here --interval=3)" },
 	{ "rb_send_bw", "--run_infinitely -n 10",
 	  "--run_infinitely runs one size until SIGINT/SIGTERM: drop -n/--iters" },
 	{ "rb_send_bw", "--run_infinitely -a",
@@ -63,7 +63,7 @@ static const struct rule_case refused[] = {
 	{ "rb_send_bw", "-a -s 64",
 	  "-a/--all sweeps the sizes and -s/--size sets one: give one of them" },
 	{ "rb_send_bw", "-n 10 -D 2",
-	  "-n/--iters and -D/--duration cannot be combined" },
+	  "-n/--iters and -D/--duration cannot be combined (perftest measures for -D and ignores -n): drop -n" },
 	{ "rb_send_bw", "-D 2 --warmup-time 2",
 	  "--warmup-time: 2 s must be shorter than -D/--duration 2 s" },
 	{ "rb_send_bw", "-j 2 -R",
@@ -86,6 +86,14 @@ static const struct rule_case refused[] = {
 	  "--csv/--json: the results file and -H/--raw must differ" },
 	{ "rb_send_lat", "--csv=x.out --raw x.out",
 	  "--csv/--json: the results file and -H/--raw must differ" },
+	{ "rb_write_bw", "--output=latency",
+	  "--output=latency does not fit rb_write_bw, a bandwidth test: give --output=bandwidth or --output=message_rate" },
+	{ "rb_read_lat", "--output bandwidth",
+	  "--output=bandwidth does not fit rb_read_lat, a latency test: give --output=latency" },
+	{ "rb_send_lat", "--output=message_rate",
+	  "--output=message_rate does not fit rb_send_lat, a latency test: give --output=latency" },
+	{ "rb_send_bw", "--output=bandwidth --csv",
+	  "--output prints one number on stdout; --csv/--json print the table: give one of them" },
 	{ "rb_write_bw", "-Q 64 -t 32",
 	  "-Q/--cq-mod 64 is larger than -t/--tx-depth 32 (a completion is requested at least every -t sends): give -Q 32 or less, or a larger -t" }
 };
@@ -100,6 +108,9 @@ static const struct rule_case accepted[] = {
 	{ "rb_send_bw", "-l 32 -t 32 -Q 32", NULL },
 	{ "rb_send_bw", "-c UD -s 4096", NULL },
 	{ "rb_send_lat", "--json=x.out -H y.out", NULL },
+	{ "rb_write_bw", "-F --report_gbits -b -q 2 --output=bandwidth --out_json --out_json_file=x.json", NULL },
+	{ "rb_send_bw", "--output message_rate -N --noPeak --report-both --cpu_util", NULL },
+	{ "rb_read_lat", "--output=latency --out_json", NULL },
 };
 
 static int parse_line(const struct rule_case *k, struct rb_options *o)
@@ -166,9 +177,25 @@ static void test_set_by_code(void)
 	is_int(options_finish(b, &o), -EINVAL, "set by code: a given -Q above -t refused");
 }
 
+/* --output sets the format (one number); the others set their fields. */
+static void test_output_format(void)
+{
+	struct rb_options o;
+
+	is_int(parse_line(&accepted[sizeof(accepted) / sizeof(accepted[0]) - 3], &o), 0,
+	       "the cluster script's line");
+	ok(o.format == OUT_VALUE && o.pt_output == PT_OUT_BW && o.report_gbits && o.bidir,
+	   "... --output=bandwidth: format OUT_VALUE, -b, --report_gbits");
+	ok(o.pt_json && o.pt_json_file, "... --out_json, its file given (the words are parse_line's, gone)");
+	is_int(parse_line(&accepted[sizeof(accepted) / sizeof(accepted[0]) - 2], &o), 0, "-N, --cpu_util");
+	ok(o.no_peak && o.cpu_util && o.pt_output == PT_OUT_MR && !o.pt_json,
+	   "... -N, --cpu_util, --output message_rate (two words), no --out_json");
+}
+
 int main(void)
 {
 	log_set_prog("test_rules");
+	test_output_format();
 	test_refused();
 	test_accepted();
 	test_set_by_code();

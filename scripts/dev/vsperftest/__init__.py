@@ -4,11 +4,14 @@ and written with rbresults (scripts/rbresults/).
 
 Each file uses only those above it:
   __init__.py  the pairs compared, their sizes and iterations, the source tree
+  line.py      a perftest command line read as perftest reads it and rewritten
+               for a test bed (standalone: the compatibility test runs it too)
   pairs.py     one server/client pair of either tool, with the same parameters
   figures.py   the figures of a run: ours from its CSV, perftest's from its table
   compare.py   the comparison inside the test bed: runs.csv
   summary.py   comparison.csv (paired ratios) and its plot, on the host
   speed.py     the speed of the tools themselves: speed.csv
+  oneline.py   --line: any perftest command line through both tools
   cli.py       options, the test bed around it, exit statuses"""
 
 import os

@@ -10,6 +10,7 @@ import sys
 import vsperftest as vp
 from vsperftest import TESTS, TOP, log, source_commit
 from vsperftest.compare import compare
+from vsperftest.oneline import run_line
 from vsperftest.pairs import Pair
 from vsperftest.speed import speed
 from vsperftest.summary import summarize
@@ -41,7 +42,8 @@ def version():
 def parse(argv):
     ap = argparse.ArgumentParser(prog='rb-vs-perftest', description=vp.DESCRIPTION)
     ap.add_argument('--version', action='version', version='rb-vs-perftest (rdmabench) ' + version())
-    ap.add_argument('--reps', type=int, default=5, help='repetitions per size (default 5, at least 1)')
+    ap.add_argument('--reps', type=int, default=None,
+                    help='repetitions per size (default 5; 3 with --line; at least 1)')
     ap.add_argument('--tests', default=','.join(TESTS), help='comma list of: ' + ', '.join(TESTS))
     ap.add_argument('--sizes', default='', help='comma list: only these of each test\'s sizes')
     ap.add_argument('--bin', default=os.environ.get('RB_BIN') or TOP,
@@ -57,12 +59,20 @@ def parse(argv):
     ap.add_argument('--mem-runs', default='-n 1000;-n 20000;-D 10;-D 60',
                     help='with --speed: ";"-separated run lengths for the RSS runs')
     ap.add_argument('--run-timeout', type=int, default=300, help='limit for one client run in s (default 300)')
+    ap.add_argument('--line', action='append', default=[],
+                    help='a perftest command line, e.g. \'ib_write_bw -d mlx5_0 -s 65536 -D 5 -q 2 '
+                    '--report_gbits\': run it through both tools, side by side (repeatable; '
+                    '--reps times each, default 3 here)')
+    ap.add_argument('--shorten', action='store_true',
+                    help='with --line: cut each run short as the compatibility test does '
+                    '(-D 2 or less, a few iterations)')
     ap.add_argument('--summarize', action='store_true', help='only redo comparison.csv and the plot')
     ap.add_argument('--tag', default='', help='write runs-TAG.csv (one boot\'s runs) instead of runs.csv')
     ap.add_argument('--timeout', type=int, default=7200, help='test-bed limit in s (default 7200)')
     ap.add_argument('--inside', action='store_true', help=argparse.SUPPRESS)
     ap.add_argument('--commit', default='', help=argparse.SUPPRESS)
     o = ap.parse_args(argv)
+    o.reps = o.reps if o.reps is not None else (3 if o.line else 5)
     o.tests = [t for t in o.tests.split(',') if t]
     bad = [t for t in o.tests if t not in TESTS]
     if bad or o.reps < 1:
@@ -84,12 +94,14 @@ def main(argv):
         return summarize(opts)
     if not opts.inside and not have_device():
         rc = in_testbed(argv, opts.timeout)
-        if rc == 0 and not opts.speed:
+        if rc == 0 and not opts.speed and not opts.line:
             summarize(opts)
         return rc
     # perftest's loops have no pause between empty polls: rdmabench's run
     # the same bare loop here (the test bed's guests set RB_POLL_PAUSE=1).
     os.environ['RB_POLL_PAUSE'] = '0'
+    if opts.line:
+        return run_line(opts)
     return speed(opts) if opts.speed else compare(opts)
 
 

@@ -95,7 +95,7 @@ static int number_error(const char *opt, const char *s, double lo, double hi)
 	return mpi_usage_error(opt, s, hint);
 }
 
-/* --plan: the job's size; --plan=N: N ranks (only with '='). */
+/* --plan: the job's size; --plan=N or --plan N: N ranks. */
 static int parse_plan(const struct opt_row *r, const char *s, void *dst)
 {
 	char *end;
@@ -133,19 +133,19 @@ static int parse_error(const char *who, enum opt_err kind, const struct opt_row 
 /* rb_mpi's own options, as rows of the benchmarks' parser (cli/optrow.h);
  * the rest of the command line is the benchmark's. */
 static const struct opt_row rows[] = {
-	{ "bench", 256, OT_STR, "NAME", F(bench_arg), .help = NULL },
-	{ "pattern", 257, OT_CUSTOM, "P", F(pattern), .parse = parse_pattern },
-	{ "outlier", 258, OT_NUMBER, "PCT", F(outlier_pct), .min = 0, .max = 1000 },
-	{ "step-timeout", 259, OT_NUMBER, "SECONDS", F(step_timeout_s), .min = 1, .max = 1e6 },
-	{ "topology", 260, OT_CUSTOM, "FILE", F(topology), .parse = parse_topology },
-	{ "link-time", 261, OT_NUMBER, "SECONDS", F(link_time_s), .min = 0.001, .max = 1e6 },
-	{ "sequential", 262, OT_FLAG, NULL, F(sequential), .help = NULL },
-	{ "plan", 263, OT_CUSTOM, "N", F(plan_n), .min = 2, .max = PLAN_MAX_RANKS, .opt_arg = 1, .parse = parse_plan },
-	{ "background-pattern", 264, OT_CUSTOM, "P", F(load), .parse = mpi_opt_patterns },
-	{ "background-size", 265, OT_CUSTOM, "SIZE", F(load), .parse = mpi_opt_background_size },
-	{ "background", 266, OT_CUSTOM, "BENCH", F(load), .parse = mpi_opt_background },
-	{ "latency-pair", 267, OT_CUSTOM, "S:D", F(load), .parse = mpi_opt_pair },
-	{ "incast-dst", 268, OT_CUSTOM, "RANK", F(incast_dst), .parse = mpi_opt_incast_dst },
+	{ "bench", 0, OT_STR, "NAME", F(bench_arg), .help = NULL },
+	{ "pattern", 0, OT_CUSTOM, "P", F(pattern), .parse = parse_pattern },
+	{ "outlier", 0, OT_NUMBER, "PCT", F(outlier_pct), .min = 0, .max = 1000 },
+	{ "step-timeout", 0, OT_NUMBER, "SECONDS", F(step_timeout_s), .min = 1, .max = 1e6 },
+	{ "topology", 0, OT_CUSTOM, "FILE", F(topology), .parse = parse_topology },
+	{ "link-time", 0, OT_NUMBER, "SECONDS", F(link_time_s), .min = 0.001, .max = 1e6 },
+	{ "sequential", 0, OT_FLAG, NULL, F(sequential), .help = NULL },
+	{ "plan", 0, OT_CUSTOM, "N", F(plan_n), .min = 2, .max = PLAN_MAX_RANKS, .opt_arg = 1, .parse = parse_plan },
+	{ "background-pattern", 0, OT_CUSTOM, "P", F(load), .parse = mpi_opt_patterns },
+	{ "background-size", 0, OT_CUSTOM, "SIZE", F(load), .parse = mpi_opt_background_size },
+	{ "background", 0, OT_CUSTOM, "BENCH", F(load), .parse = mpi_opt_background },
+	{ "latency-pair", 0, OT_CUSTOM, "S:D", F(load), .parse = mpi_opt_pair },
+	{ "incast-dst", 0, OT_CUSTOM, "RANK", F(incast_dst), .parse = mpi_opt_incast_dst },
 	{ "help", 'h', OT_HELP, NULL, 0, .help = NULL },
 	{ "version", 'V', OT_VERSION, NULL, 0, .help = NULL },
 };
@@ -154,7 +154,8 @@ static const struct opt_prog prog = {
 	.name = "rb_mpi", .rows = rows, .n = sizeof(rows) / sizeof(rows[0]), .error = parse_error,
 };
 
-/* Take rb_mpi's own options out of argv; the rest is the benchmark's.
+/* Take rb_mpi's own options out of argv (--name VALUE, --name=VALUE, a
+ * unique prefix that no benchmark option shares); the rest is the benchmark's.
  * 0, OPT_HELP, OPT_VERSION or -EINVAL. */
 static int parse_own(struct mpi_job *job, int argc, char **argv, char **rest, int *nrest)
 {
@@ -163,7 +164,7 @@ static int parse_own(struct mpi_job *job, int argc, char **argv, char **rest, in
 	*nrest = 0;
 	rest[(*nrest)++] = argv[0];
 	for (int i = 1; i < argc; i++) {
-		int rc = opt_take(&prog, "rb_mpi", argc, argv, &i, job, &taken);
+		int rc = opt_take_abbrev(&prog, options_table(), "rb_mpi", argc, argv, &i, job, &taken);
 
 		if (rc)
 			return rc;
@@ -334,7 +335,8 @@ static int job_end(int err)
 	return RB_EXIT_RUNTIME;
 }
 
-/* --plan=N: the plan without MPI (no mpirun, no device); -1 when not asked. */
+/* --plan=N or --plan N: the plan without MPI (no mpirun, no device); -1
+ * when not asked. */
 static int plan_alone(int argc, char **argv)
 {
 	struct mpi_job job = { .nranks = 1 };
@@ -342,7 +344,8 @@ static int plan_alone(int argc, char **argv)
 	int err;
 
 	for (int i = 1; i < argc; i++)
-		asked |= !strncmp(argv[i], "--plan=", 7);
+		asked |= !strncmp(argv[i], "--plan=", 7) ||
+			 (!strcmp(argv[i], "--plan") && i + 1 < argc && argv[i + 1][0] >= '0' && argv[i + 1][0] <= '9');
 	if (!asked)
 		return -1;
 	err = job_parse(&job, argc, argv);

@@ -4,7 +4,7 @@
 # errors.  Sourced by run-all.sh (see lib.sh).
 
 # The cases below, skips included (tap_plan: lib.sh).
-tap_plan 18
+tap_plan 22
 
 # ---- output ----
 
@@ -57,6 +57,37 @@ rb_bench "mismatch -n -q -c" rb_send_bw "-s 4096" '-n 200 -q 2 -c UC' '-n 100 -q
 rb_failed 1 'iterations \(-n\) differs' && rb_failed 1 'QPs \(-q\) differs' &&
 	rb_failed 1 'transport \(-c\) differs: (server RC, client UC|client UC, server RC)'
 tap_ok $? "-n, -q and -c differ: both exit 1 naming each"
+
+# ---- perftest's command-line forms (cli/compat.c, rdmabench(7)) ----
+
+# As perftest's users type them: the host first, values attached (-q4,
+# -n10, -s64), bundled flags (-bF), prefixes (--iter, --bidir,
+# --report_gbit), perftest's names (--tos, --disable_numa), -m 65536 (not
+# an MTU: the port's active one, with a warning, as perftest).
+t_compat=$SECONDS
+rb_pair "perftest forms" \
+	"$(rb_cmd rb_write_bw) -q4 -n10 -s64 -bF -m 65536 --tos 0 --csv=\$RB_CASE_DIR/server.csv" \
+	"$(rb_cmd rb_write_bw) \"\$RB_IP\" -q 4 --iter 10 --size 64 --bidir --report_gbit --disable_numa -F --csv=\$RB_CASE_DIR/client.csv"
+forms=('bw(r, 64, 40)' 'meta["qps"] == 4' 'meta["bidirectional"] == "yes"')
+rb_check "$(rb_file server.csv)" "${forms[@]}" 'meta["mtu_bytes"] in (256, 512, 1024, 2048, 4096)' \
+	-- "$(rb_file client.csv)" "${forms[@]}" &&
+	grep -q 'active MTU is used' "$(rb_file server.err)"
+tap_ok $? "perftest forms: host first, -q4 -n10 -s64 -bF, --iter --bidir --report_gbit --tos --disable_numa; -m 65536 warns and runs the active MTU"
+
+# -q 1024 (perftest takes up to 16384; the exchange here carries 1024): with
+# -t 16 the CQs fit rxe's max_cqe; with perftest's -t 128 they do not, and
+# the error says which option to lower (exit 2: the options ask more than
+# the device has).  (-n counts per QP: the row's iterations are all QPs'.)
+rb_pair "1024 QPs" "$(rb_cmd rb_write_bw) -q 1024 -t 16 -n 2 -s 64 --csv=\$RB_CASE_DIR/server.csv" \
+	"$(rb_cmd rb_write_bw) -q 1024 -t 16 -n 2 -s 64 --csv=\$RB_CASE_DIR/client.csv \"\$RB_IP\""
+rb_check "$(rb_file client.csv)" 'bw(r, 64, 2048)' 'meta["qps"] == 1024' -- "$(rb_file server.csv)" 'meta["qps"] == 1024'
+tap_ok $? "-q 1024 -t 16: 1024 QPs connect and run"
+rb_case "1024 QPs, -t 128"
+rb_start client "$(rb_cmd rb_write_bw) --loopback -q 1024 -n 2 -s 64"
+rb_wait client
+rb_failed 2 "send CQ needs 131072 entries \(-t 128 x 1024 QPs\), over .*max_cqe [0-9]+: give -t [0-9]+ or less" client
+tap_ok $? "-q 1024 at -t 128: exit 2 naming the CQ, the device's max_cqe and the -t that fits"
+tap_diag "perftest forms, 1024 QPs: $((SECONDS - t_compat)) s"
 
 # ---- how a server takes clients ----
 
@@ -122,6 +153,8 @@ usage_case '-c/--connection' rb_read_bw -c UD
 tap_ok $? "usage: rb_read_bw -c UD exits 2 naming -c/--connection"
 usage_case '-q/--qp.*not supported' rb_send_lat -q 2
 tap_ok $? "usage: rb_send_lat -q 2 exits 2 naming -q/--qp"
+usage_case '-q/--qp: 1025 is out of range \(1\.\.1024: the QP exchange carries at most 1024' rb_write_bw -q 1025
+tap_ok $? "usage: rb_write_bw -q 1025 exits 2 naming the limit and why"
 usage_case '-n/--iters' rb_write_bw -n 10 -D 2
 tap_ok $? "usage: rb_write_bw -n 10 -D 2 exits 2 naming -n/--iters"
 usage_case '-R/--rdma-cm' rb_send_bw -c UD -R

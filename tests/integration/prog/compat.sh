@@ -1,0 +1,34 @@
+# shellcheck shell=bash
+# needs: one-guest lane
+# The compatibility list: each real perftest command line of
+# tests/integration/compat/lines.txt (its head says where each came from,
+# the substitution and the checks) runs under rdmabench's name, server and
+# client on $RB_DEV, and must either mean what perftest's options asked
+# (the client's metadata and rows) or be refused as documented (exit 2 on
+# both sides, stderr naming the option).  Every run is cut short (-D 2, a
+# few iterations), on the case's own port, so it may run beside the others.
+# Two Python processes in all (each start costs about a second in the
+# guest): tests/integration/compat/plan.py writes every case's commands
+# (through scripts/dev/vsperftest/line.py), check.py checks every case
+# folder once the pairs have run.  Sourced by run-all.sh (see lib.sh).
+
+compat_dir=$top_srcdir/tests/integration/compat
+tap_plan "$(grep -c '^expect:' "$compat_dir/lines.txt")"
+
+compat_plan=$RB_TMP/compat.plan
+python3 "$compat_dir/plan.py" "$compat_dir/lines.txt" "$RB_BIN" "$RB_DEV" "$RB_GID_INDEX" \
+	"${RB_PAIR_PORT:-18515}" "$RB_IP" "$RB_TMP" >"$compat_plan"
+
+# each pair (40 s at most: a line that would run on is a failure)
+while IFS=$'\t' read -r compat_n compat_name compat_d compat_srv compat_cli compat_expect; do
+	[ -z "$compat_srv" ] || RB_PAIR_TIMEOUT=40 rb_pair "compat $compat_n" "$compat_srv" "$compat_cli"
+done <"$compat_plan"
+
+# then the checks, a TAP line each (tap_ok shows the case's files on failure)
+python3 "$compat_dir/check.py" --plan "$compat_plan" >"$RB_TMP/compat.checked"
+while IFS=$'\t' read -r compat_n compat_name compat_d compat_srv compat_cli compat_expect &&
+	IFS=$'\t' read -r -u 3 compat_st compat_why; do
+	RB_CASE_DIR=$compat_d
+	[ -z "$compat_why" ] || tap_diag "${compat_why// | /$'\n'}"
+	tap_ok "${compat_st:-1}" "$compat_name: $compat_expect"
+done <"$compat_plan" 3<"$RB_TMP/compat.checked"
