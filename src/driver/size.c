@@ -283,6 +283,7 @@ static int size_row(struct rb_session *s, struct report *r, struct rb_measure *m
 	if (!err && m->measured)
 		report_bidir(s, row, peer);
 	report_cpu(r, m, row);
+	report_pace(r, s, m, row);
 	return err;
 }
 

@@ -279,3 +279,12 @@ void report_pace_check(const struct rb_session *s, const struct rb_measure *m)
 			 pace_rate_of(o->rate_units, m->msgs, s->run.size, secs), pace_unit_name(o->rate_units),
 			 100 * got / asked, o->rate_limit);
 }
+
+void report_pace(const struct report *r, const struct rb_session *s, const struct rb_measure *m,
+		 union out_val *row)
+{
+	if (r->pace_col < 0)
+		return;
+	row[r->pace_col].d = m->measured ? pace_rate_of(s->opt->rate_units, m->msgs, s->run.size,
+							(double)(m->end_ns - m->start_ns) / 1e9) : NAN;
+}

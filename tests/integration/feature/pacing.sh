@@ -23,12 +23,14 @@ pace_case() {
 
 pace_case "write 50 Mbps" rb_write_bw "--rate_limit=50 --rate_units=Mbps" 6103.515625 &&
 	rb_check "$(rb_file client.csv)" "meta['rate_limit'] == 50" "meta['rate_units'] == 'Mbps'" \
+		"expect(abs(r['rate_achieved'] / 50 - 1) < 0.10, 'rate_achieved %s Mbps' % r['rate_achieved'])" \
 		"meta['rate_limit_type'] == 'SW'" "meta['burst_size'] == 128"
-tap_ok $? "rb_write_bw --rate_limit=50 --rate_units=Mbps: 6104 messages/s of 1 KiB, by the row and by rxe's sent_pkts; metadata as it ran"
+tap_ok $? "rb_write_bw --rate_limit=50 --rate_units=Mbps: 6104 messages/s of 1 KiB, by the row and by rxe's sent_pkts; metadata and rate_achieved as it ran"
 
 pace_case "send 5000 pps" rb_send_bw "--rate_limit=5000 --rate_units=pps --burst_size=10" 5000 &&
 	rb_check "$(rb_file server.csv)" "expect(abs(r['iterations'] / r['window_s'] / 5000 - 1) < 0.10, 'receiver: %.0f messages/s' % (r['iterations'] / r['window_s']))" \
-		-- "$(rb_file client.csv)" "meta['burst_size'] == 10"
+		-- "$(rb_file client.csv)" "meta['burst_size'] == 10" \
+		"expect(abs(r['rate_achieved'] / 5000 - 1) < 0.10, 'rate_achieved %s pps' % r['rate_achieved'])"
 tap_ok $? "rb_send_bw --rate_limit=5000 --rate_units=pps --burst_size=10: 5000 messages/s sent, received and counted by rxe"
 
 rb_bench "HW refused" rb_write_bw "-s 1024 -n 100 --rate_limit=1 --rate_limit_type=HW"
