@@ -210,8 +210,8 @@ static int pace_check(const struct rb_bench *b, struct rb_options *o)
 {
 	unsigned burst;
 
-	if (o->latency_gap_us && o->latency_gap_us / 1e6 >= o->timeout_s)
-		return options_usage_error("--latency_gap %u us is not shorter than --timeout %g s (the peer would take the gap for a stall): raise --timeout",
+	if (o->latency_gap_us && o->latency_gap_us / 1e6 > o->timeout_s / 2)
+		return options_usage_error("--latency_gap %u us is over half of --timeout %g s (the peer would take the gap for a stall): raise --timeout",
 				   o->latency_gap_us, o->timeout_s);
 	if (!(o->rate_limit > 0))
 		return pace_orphan(o) ? options_usage_error("%s applies to paced runs: give --rate_limit=RATE too",

@@ -75,6 +75,7 @@ struct lat_run {
 	uint64_t counted;               /* samples counted */
 	size_t kept_from;               /* m->samples.n at the loop's start */
 	bool beats;                     /* this side sends the heartbeat (heartbeat()) */
+	bool between;                   /* beats or gap_ns: lat_between's work to do */
 	struct window win;
 	struct ivl iv;                  /* --interval: this interval's histogram */
 };
@@ -84,19 +85,8 @@ static void lat_run_init(struct lat_run *l, struct rb_session *s, const struct r
 	*l = (struct lat_run){ .kept_from = m->samples.n, .gap_ns = s->opt->latency_gap_us * 1000ull,
 			       .beats = s->is_client && s->bench->server == loop_passive &&
 					!s->opt->bidir };
+	l->between = l->beats || l->gap_ns;
 	window_init(&l->win, s);
-}
-
-/* --latency_gap: from now (the last iteration just ended) to the next
- * post, slept and then spun (pace_nap); SIGINT ends it early.  The watch
- * is told: the silence is the gap's, not a stall. */
-static void lat_gap(const struct lat_run *l, struct watch *w, const volatile sig_atomic_t *stop)
-{
-	uint64_t due = clock_now_ns() + l->gap_ns, now;
-
-	while ((now = clock_now_ns()) < due && !*stop)
-		pace_nap(due, now);
-	lat_progress(w);
 }
 
 /* Should the ping about to go be the last one? */
@@ -131,10 +121,26 @@ static inline void lat_keep(struct rb_measure *m, uint64_t ns)
 }
 
 /*
+ * Between two samples, where there is work (one test per iteration, the
+ * same as the heartbeat's alone): the heartbeat of a side whose peer only
+ * serves its memory, once a second; --latency_gap's wait from end, slept
+ * then spun (pace_nap), cut short by SIGINT.  The watch needs no word: the
+ * last wait's progress stands until its next look, after the gap.
+ */
+static void lat_between(struct rb_session *s, const struct lat_run *l, uint64_t end)
+{
+	uint64_t due = end + l->gap_ns, now;
+
+	if (l->beats && (!s->run.heartbeat_ns || end - s->run.heartbeat_ns >= NSEC_PER_SEC))
+		heartbeat(s, end);
+	while (l->gap_ns && (now = clock_now_ns()) < due && !*s->stop)
+		pace_nap(due, now);
+}
+
+/*
  * The iteration that began at l->t0 ended at end: its sample, when it is
- * counted; then what the loop does between samples (the heartbeat of a
- * side whose peer only serves its memory, once a second: the test here,
- * the call only when one is due).
+ * counted; then what the loop does between samples (lat_between: the
+ * test here, the call only where there is work).
  */
 static inline void lat_record(struct rb_session *s, struct lat_run *l, struct rb_measure *m,
 			      uint64_t end)
@@ -152,8 +158,8 @@ static inline void lat_record(struct rb_session *s, struct lat_run *l, struct rb
 			ivl_tick(&l->iv, s, &l->win, end, l->counted, 0);
 		}
 	}
-	if (l->beats && (!s->run.heartbeat_ns || end - s->run.heartbeat_ns >= NSEC_PER_SEC))
-		heartbeat(s, end);
+	if (l->between)
+		lat_between(s, l, end);
 }
 
 /* The window: -D's, or (-n) from the first counted iteration's post to the
@@ -199,8 +205,6 @@ int loop_lat_send_ping(struct rb_session *s, struct rb_measure *m)
 		err = ivl_init(&l.iv, s);
 	for (; !err && !last; l.k++) {
 		last = lat_is_last(s, &l, stop);
-		if (l.gap_ns)
-			lat_gap(&l, &w, stop);
 		l.t0 = clock_now_ns();
 		err = lat_post_one(s, &p, last);
 		if (!err)
@@ -298,8 +302,6 @@ int loop_lat_write_ping(struct rb_session *s, struct rb_measure *m)
 
 		last = lat_is_last(s, &l, stop);
 		seq = last ? SEQ_LAST : seq_of(l.k);
-		if (l.gap_ns)
-			lat_gap(&l, &w, stop);
 		l.t0 = clock_now_ns();
 		err = write_one(s, &p, seq, &w);
 		if (!err)
@@ -366,8 +368,6 @@ int loop_lat_oneside(struct rb_session *s, struct rb_measure *m)
 		err = ivl_init(&l.iv, s);
 	for (; !err && !last; l.k++) {
 		last = lat_is_last(s, &l, stop);
-		if (l.gap_ns)
-			lat_gap(&l, &w, stop);
 		l.t0 = clock_now_ns();
 		wr_operands(s, &p, 0, &p.wr[0], l.k);
 		err = lat_post_one(s, &p, false);
