@@ -127,7 +127,7 @@ static inline void lat_keep(struct rb_measure *m, uint64_t ns)
  * then spun (pace_nap), cut short by SIGINT.  The watch needs no word: the
  * last wait's progress stands until its next look, after the gap.
  */
-static void lat_between(struct rb_session *s, const struct lat_run *l, uint64_t end)
+static __attribute__((noinline)) void lat_between(struct rb_session *s, const struct lat_run *l, uint64_t end)
 {
 	uint64_t due = end + l->gap_ns, now;
 
@@ -142,7 +142,8 @@ static void lat_between(struct rb_session *s, const struct lat_run *l, uint64_t 
  * counted; then what the loop does between samples (lat_between: the
  * test here, the call only where there is work).
  */
-static inline void lat_record(struct rb_session *s, struct lat_run *l, struct rb_measure *m,
+static inline __attribute__((always_inline)) void
+lat_record(struct rb_session *s, struct lat_run *l, struct rb_measure *m,
 			      uint64_t end)
 {
 	bool in_window = s->run.duration_ns ? l->win.phase == 1 : l->k >= s->run.warmup_iters;
