@@ -9,5 +9,5 @@ wire_cases() {
 	echo "write_bw 18701 rb_write_bw -s 8K -n 20"
 	echo "read_lat 18702 rb_read_lat -s 64 -n 20 --warmup 5"
 	echo "loss 18703 rb_write_bw -s 8K -n 50"
-	echo "pacing 18704 rb_write_bw -s 1024 -D 2 --rate_limit=2 --rate_units=Mbps --burst_size=16"
+	echo "pacing 18704 rb_write_bw -s 1024 -n 480 --rate_limit=2 --rate_units=Mbps --burst_size=16"
 }
