@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lib/log.h"
+#include "verbs/mcast.h"
 #include "cli/options.h"
 
 #define ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
@@ -171,7 +172,7 @@ static int qps_register(struct rb_qps *q, const struct rb_options *o)
 {
 	int access = q->access | (o->no_relaxed ? 0 : IBV_ACCESS_RELAXED_ORDERING);
 
-	q->mr = mem_register(q->pd, &q->buf, &access);
+	q->mr = mem_register(q->pd, q->bounce.ops ? &q->bounce : &q->buf, &access);
 	if (!q->mr)
 		return -ENOMEM;
 	q->relaxed = o->no_relaxed ? RO_OFF : access & IBV_ACCESS_RELAXED_ORDERING ? RO_REQUESTED : RO_REFUSED;
@@ -241,18 +242,19 @@ static int qps_alloc_arrays(struct rb_qps *q)
 }
 
 /* Bytes per QP: a send area and a receive area, the latter holding -r
- * receive buffers with --validate's sends (qp.h's ring). */
+ * receive buffers with --validate's sends (qp.h's ring).  --bounce takes
+ * the same rings: a copy per message needs a buffer per message. */
 static void qps_layout(struct rb_qps *q, const struct rb_bench *b, const struct rb_options *o)
 {
 	size_t area = max_size_area(q->max_size);
 
 	q->ring_stride = ALIGN_UP(q->max_size + RB_UD_GRH, RB_LINE_BYTES);
-	if (o->validate && b->verb == VERB_SEND) {
+	if ((o->validate || o->bounce) && b->verb == VERB_SEND) {
 		q->ring = o->rx_depth;
 		if (q->ring * q->ring_stride > area)
 			area = ALIGN_UP(q->ring * q->ring_stride, RB_CYCLE_BYTES);
 	}
-	if (o->validate && b->metric == METRIC_BW) {
+	if ((o->validate || o->bounce) && b->metric == METRIC_BW) {
 		q->tx_ring = o->tx_depth;
 		if (q->tx_ring * q->ring_stride > area)
 			area = ALIGN_UP(q->tx_ring * q->ring_stride, RB_CYCLE_BYTES);
@@ -264,6 +266,7 @@ int qps_create(struct rb_qps *q, struct ibv_context *ctx, const struct rb_bench 
 	       const struct rb_options *o, size_t max_size, const struct placement *p,
 	       bool create_qps)
 {
+	struct mem_dev dev;
 	int err;
 
 	memset(q, 0, sizeof(*q));
@@ -283,9 +286,13 @@ int qps_create(struct rb_qps *q, struct ibv_context *ctx, const struct rb_bench 
 		log_err("ibv_alloc_pd failed: %s", strerror(errno));
 		goto fail;
 	}
-	err = mem_alloc(&q->buf, mem_kind_for(o), q->slot * (size_t)q->n, p ? p->node : -1);
+	mem_dev_for(o, &dev);
+	err = mem_alloc_dev(&q->buf, mem_kind_for(o), q->slot * (size_t)q->n, p ? p->node : -1, &dev);
+	if (!err && o->bounce)
+		err = mem_alloc(&q->bounce, mem_kind_by_name("host"), q->buf.len, p ? p->node : -1);
 	if (err)
 		goto fail;
+	q->dma = q->bounce.ops ? q->bounce.addr : q->buf.addr;
 	err = qps_register(q, o);
 	if (!err)
 		err = qps_create_cqs(q, ctx, o);
@@ -301,6 +308,7 @@ fail:
 
 void qps_destroy(struct rb_qps *q)
 {
+	mcast_close(q);         /* detached before the QPs go */
 	for (int i = q->n - 1; i >= 0 && q->ah; i--)
 		if (q->ah[i])
 			ibv_destroy_ah(q->ah[i]);
@@ -315,6 +323,7 @@ void qps_destroy(struct rb_qps *q)
 		ibv_destroy_comp_channel(q->chan);
 	if (q->mr)
 		ibv_dereg_mr(q->mr);
+	mem_free(&q->bounce);
 	mem_free(&q->buf);
 	if (q->pd)
 		ibv_dealloc_pd(q->pd);
