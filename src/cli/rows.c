@@ -112,6 +112,9 @@ static const struct opt_row rows[] = {
 	{ "disable-numa", 0, OT_FLAG, NULL, F(no_numa), .group = G_PLACE },
 	{ "cpu", 0, OT_STR, "LIST", F(cpu_list), .group = G_PLACE, .help = "pin the measuring thread to LIST (e.g. 2 or 0-3)" },
 	{ "use-hugepages", 0, OT_FLAG, NULL, F(hugepages), .group = G_PLACE, .help = "allocate buffers on huge pages" },
+	/* #37 memory: on-demand paging, host memory as a dma-buf (helper odp) */
+	{ "odp", 0, OT_FLAG, NULL, F(odp), .group = G_PLACE, .help = "register the buffers as explicit on-demand paging MRs: nothing pinned, each page faulted in on first touch", META_ON(490, "odp", "On-demand paging", MW_SET, "explicit ODP MR", NULL) },
+	{ "use-dmabuf", 0, OT_FLAG, NULL, F(dmabuf), .group = G_PLACE, .help = "buffers in host memory exported as a dma-buf (/dev/udmabuf), registered with ibv_reg_dmabuf_mr" },
 	/* GPU memory (#37: verbs/mem_cuda.c, mem_rocm.c) */
 	{ "use-cuda", 0, OT_INT, "ID", F(cuda_dev), R(0, 1023), GIVEN(cuda_given), .group = G_PLACE, .help = "buffers in the memory of CUDA GPU ID (libcuda.so.1 loaded at run time), registered as peer memory" },
 	{ "use-cuda-bus-id", 0, OT_STR, "BUS", F(cuda_bus_id), .group = G_PLACE, .help = "as --use-cuda, the GPU named by its PCI bus id (e.g. 0000:3b:00.0)" },

@@ -160,6 +160,19 @@ static int pt_output_check(const struct rb_bench *b, struct rb_options *o)
 	return 0;
 }
 
+/* The buffers' memory: --use-dmabuf is a kind of its own; --odp registers
+ * ordinary (or huge) pages, and a dma-buf is registered its own way. */
+static int memory_check(const struct rb_options *o)
+{
+	if (o->dmabuf && (o->hugepages || o->odp))
+		return options_usage_error("--use-dmabuf cannot be combined with %s (a udmabuf is shared memory of ordinary pages, registered through its dma-buf): drop one",
+				   o->odp ? "--odp" : "--use-hugepages");
+	if (o->dmabuf && (o->cuda_given || o->cuda_bus_id || o->rocm_given || o->bounce))
+		return options_usage_error("--use-dmabuf (host memory as a dma-buf) cannot be combined with %s: drop one",
+				   o->bounce ? "--bounce (the dma-buf would never be registered)" : "a GPU's memory (--use_cuda, --use_rocm)");
+	return 0;
+}
+
 /* Combinations that no single option's range can catch. */
 static int options_check(const struct rb_bench *b, struct rb_options *o)
 {
@@ -196,7 +209,7 @@ static int options_check(const struct rb_bench *b, struct rb_options *o)
 	if (interval_check(o) || validate_check(b, o) || load_opts_check(b, o) || gpu_check(b, o) ||
 	    mcast_check(o))
 		return -EINVAL;
-	if (pt_output_check(b, o))
+	if (pt_output_check(b, o) || memory_check(o))
 		return -EINVAL;
 	if (o->no_numa && (o->numa_node >= 0 || o->cpu_list))
 		return options_usage_error("--no-numa cannot be combined with %s",

@@ -18,6 +18,7 @@
 
 #include "cli/bench.h"
 #include "verbs/mem.h"
+#include "verbs/odp.h"
 #include "verbs/placement.h"
 #include "lib/wire.h"
 
@@ -67,6 +68,10 @@ struct rb_qps {
 	struct wire_qp *local, *remote;
 	enum rb_transport tr;
 	int access;                     /* MR access flags */
+	/* --odp: the device's capabilities, and the buffer's bytes in
+	 * memory once its ODP MR was registered (0: none faulted in yet) */
+	struct odp_caps odp;
+	size_t odp_resident;
 	enum { RO_OFF, RO_REQUESTED, RO_REFUSED } relaxed; /* PCIe relaxed ordering of the MR */
 	struct rb_qp_attrs attrs;       /* QP 0's, read back after connection */
 	unsigned cm_sl;                 /* -R: the SL cm.c gave at RTR */
