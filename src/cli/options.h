@@ -15,6 +15,7 @@
 #include "cli/load.h"
 #include "cli/optrow.h"
 #include "lib/output.h"
+#include "lib/pace.h"
 #include "lib/stats.h"
 #include "lib/wire.h"
 
@@ -37,6 +38,9 @@ enum rb_atomic_op { ATOMIC_FETCH_ADD, ATOMIC_CMP_SWAP };
 enum pt_output { PT_OUT_NONE, PT_OUT_BW, PT_OUT_MR, PT_OUT_LAT };
 /* --out_json's file when --out_json_file is not given (perftest's) */
 #define PT_JSON_DEFAULT_FILE "perftest_out.json"
+
+/* --rate_limit_type: who paces (SW: the posting loop; HW, PP: the device). */
+enum rate_type { RT_SW, RT_HW, RT_PP };
 
 struct rb_options {
 	/* device */
@@ -95,6 +99,14 @@ struct rb_options {
 	/* --load, --load-size, --load-qps, --load-compare (load.h) */
 	struct load_ask load;
 	enum load_bench load_bench; /* LOAD_NONE: no load */
+	/* pacing (#36): --rate_limit, --rate_units, --rate_limit_type, --burst_size, --latency_gap */
+	double rate_limit;          /* 0: unpaced */
+	enum pace_unit rate_units;  /* --rate_units (default Gbps) */
+	enum rate_type rate_type;   /* --rate_limit_type (default SW) */
+	bool rate_units_given, rate_type_given;
+	unsigned burst_size;        /* messages per burst (rules.c: -t's when not given, whole -l lists) */
+	bool burst_size_given;
+	unsigned latency_gap_us;    /* --latency_gap: microseconds between latency iterations */
 	/* placement */
 	int numa_node;              /* -1: the device's */
 	bool no_numa;

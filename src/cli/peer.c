@@ -184,3 +184,18 @@ const char *peer_text_onoff(uint64_t v, char *buf, size_t len)
 	(void)buf, (void)len;
 	return v == 2 ? "on" : "off";
 }
+
+/* --rate_limit: in thousandths of its unit (0: unpaced). */
+uint64_t peer_rate_limit(const void *o, const void *b)
+{
+	(void)b;
+	return (uint64_t)llround(OPT->rate_limit * 1000);
+}
+
+const char *peer_text_rate(uint64_t v, char *buf, size_t len)
+{
+	if (!v)
+		return "unpaced";
+	snprintf(buf, len, "%g", (double)v / 1000);
+	return buf;
+}

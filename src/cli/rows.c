@@ -32,6 +32,8 @@ const struct opt_name transport_names[] = { { "RC", TR_RC }, { "UC", TR_UC }, { 
 const struct opt_name atomic_names[] = { { "FETCH_AND_ADD", ATOMIC_FETCH_ADD }, { "CMP_AND_SWAP", ATOMIC_CMP_SWAP }, { NULL, 0 } };
 
 const struct opt_name pt_output_names[] = { { "bandwidth", PT_OUT_BW }, { "message_rate", PT_OUT_MR }, { "latency", PT_OUT_LAT }, { NULL, 0 } };
+static const struct opt_name rate_unit_names[] = { { "Gbps", PACE_GBPS }, { "Mbps", PACE_MBPS }, { "MiBps", PACE_MIBPS }, { "pps", PACE_PPS }, { "g", PACE_GBPS }, { "M", PACE_MIBPS }, { "p", PACE_PPS }, { NULL, 0 } };
+static const struct opt_name rate_type_names[] = { { "SW", RT_SW }, { "HW", RT_HW }, { "PP", RT_PP }, { NULL, 0 } };
 static const struct opt_name clock_names[] = { { "auto", CLK_AUTO }, { "tsc", CLK_TSC }, { "monotonic", CLK_MONOTONIC }, { NULL, 0 } };
 
 /* clang-format off */
@@ -86,6 +88,12 @@ static const struct opt_row rows[] = {
 	{ "load-size", 0, OT_SIZE, "BYTES", F(load.size), GIVEN(load.size_given), .parse = opt_parse_load_size, .feat = FEAT_LATENCY, .group = G_TEST, .help = "with --load: the load's message size, K/M suffixes", .show_def = 1, PEER_FN(21, "load size (--load-size)", peer_load_size, NULL), META(411, "load_size", "Load size[B]", MW_LOAD, 0) },
 	{ "load-qps", 0, OT_U64, "N", F(load.qps), R(1, RB_MAX_QPS), GIVEN(load.qps_given), .feat = FEAT_LATENCY, .group = G_TEST, .help = "with --load: the load's QPs", .show_def = 1, PEER_FN(22, "load QPs (--load-qps)", peer_load_qps, NULL), META(412, "load_qps", "Load QPs", MW_LOAD, 0) },
 	{ "load-compare", 0, OT_FLAG, NULL, F(load.compare), .feat = FEAT_LATENCY, .group = G_TEST, .help = "with --load: each size idle then loaded, interleaved, with the loaded/idle ratio of each percentile", PEER(23, "idle vs loaded (--load-compare)"), META_FN(413, "load_placement", "Load CPU", MW_LOAD, meta_load_tail) },
+	/* pacing (#36): --rate_limit, --rate_units, --rate_limit_type, --burst_size, --latency_gap */
+	{ "rate-limit", 0, OT_NUMBER, "RATE", F(rate_limit), R(0.001, 1e12), .feat = FEAT_BANDWIDTH, .group = G_TEST, .help = "pace the posts to RATE (--rate_units; all QPs together, payload only): bursts of --burst_size messages, each due at its own deadline", PEER_FN(50, "rate limit (--rate_limit)", peer_rate_limit, peer_text_rate), META(250, "rate_limit", "Rate limit", MW_SET, FEAT_BANDWIDTH) },
+	{ "rate-units", 0, OT_ENUM, "Gbps|Mbps|MiBps|pps", F(rate_units), GIVEN(rate_units_given), .names = rate_unit_names, .feat = FEAT_BANDWIDTH, .group = G_TEST, .help = "the rate's unit: payload Gb/s, Mb/s, MiB/s or messages/s (perftest's g, M (MiB/s), p)", .show_def = 1, PEER(51, "rate units (--rate_units)"), META_FN(251, "rate_units", "Rate units", MW_ALWAYS, meta_paced) },
+	{ "rate-limit-type", 0, OT_ENUM, "SW|HW|PP", F(rate_type), GIVEN(rate_type_given), .names = rate_type_names, .feat = FEAT_BANDWIDTH, .group = G_TEST, .help = "SW: the posting loop paces; HW (ibv_modify_qp_rate_limit), PP (IBV_QP_RATE_LIMIT): the device, where it can", .show_def = 1, PEER(52, "rate limiter (--rate_limit_type)"), META_FN(252, "rate_limit_type", "Rate limiter", MW_ALWAYS, meta_paced) },
+	{ "burst-size", 0, OT_UINT, "N", F(burst_size), R(1, 1u << 20), GIVEN(burst_size_given), .feat = FEAT_BANDWIDTH, .group = G_TEST, .help = "with --rate_limit: messages per burst, whole -l lists (default: -t)", PEER(53, "burst size (--burst_size)"), META_FN(253, "burst_size", "Burst size", MW_ALWAYS, meta_paced) },
+	{ "latency-gap", 0, OT_UINT, "USEC", F(latency_gap_us), R(0, 60000000), .feat = FEAT_LATENCY, .group = G_TEST, .help = "microseconds from each iteration's end to the next one's post (not in the samples)", PEER(54, "latency gap (--latency_gap)"), META(454, "latency_gap_us", "Latency gap[usec]", MW_SET, 0) },
 	{ "clock", 0, OT_ENUM, "auto|tsc|monotonic", F(clock), .names = clock_names, .parse = opt_parse_clock, .group = G_TEST, .help = "timestamps from the TSC, from clock_gettime, or auto: the TSC where clock_gettime is slow", .show_def = 1 },
 	{ "CPU-freq", 'F', OT_NOP, NULL, 0, .group = G_TEST, .help = "accepted for perftest compatibility (no effect)" },
 	{ "report-gbits", 0, OT_FLAG, NULL, F(report_gbits), .feat = FEAT_BANDWIDTH, .lax = 1, .group = G_OUTPUT, .help = "human table: bandwidth in Gb/s instead of MiB/s" },

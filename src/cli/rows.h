@@ -60,6 +60,7 @@ uint64_t peer_inline(const void *o, const void *b);
 uint64_t peer_events(const void *o, const void *b);
 uint64_t peer_atomic_same(const void *o, const void *b);
 uint64_t peer_mgid(const void *o, const void *b);
+uint64_t peer_rate_limit(const void *o, const void *b);
 /* ... and as the user wrote them ("UC", "default", "on"). */
 const char *peer_text_transport(uint64_t v, char *buf, size_t len);
 const char *peer_text_atomic(uint64_t v, char *buf, size_t len);
@@ -69,12 +70,14 @@ const char *peer_text_given(uint64_t v, char *buf, size_t len);
 const char *peer_text_inline(uint64_t v, char *buf, size_t len);
 const char *peer_text_onoff(uint64_t v, char *buf, size_t len);
 const char *peer_text_mgid(uint64_t v, char *buf, size_t len);
+const char *peer_text_rate(uint64_t v, char *buf, size_t len);
 
 /* The META rows' keys that are not the field as it is (meta.c). */
 void meta_load(struct out *out, const void *o, const struct opt_row *r);
 void meta_load_tail(struct out *out, const void *o, const struct opt_row *r);
 void meta_completion(struct out *out, const void *o, const struct opt_row *r);
 void meta_min_bw(struct out *out, const void *o, const struct opt_row *r);
+void meta_paced(struct out *out, const void *o, const struct opt_row *r);
 
 extern const struct opt_name transport_names[], atomic_names[], pt_output_names[];
 

@@ -239,9 +239,66 @@ static int check_cq_mod(struct rb_options *o)
 	return 0;
 }
 
+/* --rate_units, --rate_limit_type, --burst_size without --rate_limit. */
+static const char *pace_orphan(const struct rb_options *o)
+{
+	if (o->rate_units_given)
+		return "--rate_units";
+	if (o->rate_type_given)
+		return "--rate_limit_type";
+	return o->burst_size_given ? "--burst_size" : NULL;
+}
+
+/* What the device paces (HW, PP) takes a bit rate, its own QPs' setup. */
+static int pace_device_check(const struct rb_options *o)
+{
+	const char *t = o->rate_type == RT_HW ? "HW" : "PP";
+
+	if (o->rate_units == PACE_PPS)
+		return options_usage_error("--rate_limit_type=%s takes a bit rate, not --rate_units=pps: give Gbps, Mbps or MiBps (or --rate_limit_type=SW)", t);
+	if (o->rate_limit * pace_pps(1, o->rate_units, 1) * 8 / 1000 < 1)
+		return options_usage_error("--rate_limit_type=%s: %g %s is below the device's unit (1 kbit/s)", t,
+				   o->rate_limit, pace_unit_name(o->rate_units));
+	if (o->rdma_cm)
+		return options_usage_error("--rate_limit_type=%s cannot be combined with -R/--rdma_cm yet (the rate is set on QPs this side connects)", t);
+	if (o->burst_size_given)
+		return options_usage_error("--burst_size applies to --rate_limit_type=SW (the device paces %s on its own)", t);
+	return 0;
+}
+
+/*
+ * Pacing (--rate_limit): its options need it; SW paces the posting loop
+ * of one thread (not -j's, not -b's send loop yet) in bursts of whole -l
+ * lists, -t messages unless --burst_size says.
+ */
+static int pace_check(const struct rb_bench *b, struct rb_options *o)
+{
+	unsigned burst;
+
+	if (o->latency_gap_us && o->latency_gap_us / 1e6 > o->timeout_s / 2)
+		return options_usage_error("--latency_gap %u us is over half of --timeout %g s (the peer would take the gap for a stall): raise --timeout",
+				   o->latency_gap_us, o->timeout_s);
+	if (!(o->rate_limit > 0))
+		return pace_orphan(o) ? options_usage_error("%s applies to paced runs: give --rate_limit=RATE too",
+						    pace_orphan(o)) : 0;
+	if (o->threads > 1)
+		return options_usage_error("--rate_limit cannot be combined with -j/--threads %u yet (one pace per run, not per thread)",
+				   o->threads);
+	if (o->rate_type != RT_SW)
+		return pace_device_check(o);
+	if (o->bidir && b->verb == VERB_SEND)
+		return options_usage_error("--rate_limit cannot be combined with -b/--bidirectional on %s yet (its loop sends and receives in one pass)",
+				   b->name);
+	burst = o->burst_size_given ? o->burst_size : o->tx_depth;
+	o->burst_size = (burst + o->post_list - 1) / o->post_list * o->post_list;
+	if (o->burst_size_given && o->burst_size != burst)
+		log_warn("--burst_size %u: %u, whole -l/--post-list %u lists", burst, o->burst_size, o->post_list);
+	return 0;
+}
+
 int options_finish(const struct rb_bench *b, struct rb_options *o)
 {
-	if (options_check(b, o))
+	if (options_check(b, o) || pace_check(b, o))
 		return -EINVAL;
 	return check_cq_mod(o);
 }

@@ -227,6 +227,8 @@ int connect_qps(struct rb_session *s)
 	if (!err && !s->opt->rdma_cm)
 		err = qps_connect(&s->conn.q, &s->conn.dev, s->opt, s->bench);
 	if (!err)
+		err = qps_rate_limit(&s->conn.q, &s->conn.dev, s->opt);
+	if (!err)
 		err = qps_read_attrs(&s->conn.q, s->opt);
 	if (!err && s->link && s->link->test_break_qp)
 		qps_break(s);
@@ -296,5 +298,7 @@ int check_local(const struct rb_session *s, struct rb_device *d)
 		err = check_hop_limit(o, d);
 	if (!err)
 		err = counters_read("", d->name, d->port, &o->counters, scratch);
+	if (!err)
+		err = device_check_pacing(d, o);
 	return err;
 }

@@ -273,6 +273,7 @@ static int size_row(struct rb_session *s, struct report *r, struct rb_measure *m
 
 	if (!err && m->measured)
 		report_compute(r, s, m, row);
+	report_pace_check(s, m);
 	report_validate(r, s, row);
 	report_mcast(r, s, m, row);
 	if (s->load)
@@ -288,6 +289,7 @@ static int size_row(struct rb_session *s, struct report *r, struct rb_measure *m
 	if (!err && m->measured)
 		report_bidir(s, row, peer);
 	report_cpu(r, m, row);
+	report_pace(r, s, m, row);
 	return err;
 }
 

@@ -3,168 +3,33 @@
  * allow (postsched.h decides what and what to signal), reap completions in
  * batches; -b with sends also receives.
  */
-#include "engine/internal.h"
-#include "engine/ring.h"
+#include "engine/bwpace.h"
+#include "engine/bwpost.h"
 
 #include <math.h>
 
-#include "lib/log.h"
 #include "lib/oob.h"
 
 struct bw_state {
 	struct psched sched;            /* what to post and signal (postsched.h) */
 	struct psched_qp *c;
 	uint64_t total;                 /* completed, all QPs */
-	uint64_t ckpt_every, ckpt_next, ckpt_msgs, ckpt_ns;
+	uint64_t target;                /* all QPs' targets (bw_all_done) */
+	uint64_t ckpt_every, ckpt_msgs, ckpt_ns;
+	uint64_t ckpt_next;             /* UINT64_MAX: no checkpoints */
 	double peak_bps;
 };
 
-/* Post k WRs from first with the plan's signals: only the signalled WRs
- * (and a sig_last template's) differ from the template (psched_wr passes
- * over the others): set them, and put them back after the post. */
-static int bw_post_planned(struct rb_session *s, struct post_set *p, struct psched_post *pl, int i,
-			   struct ibv_send_wr *first)
+/* What a pass of the loop posts (bwpost.h), chosen once per run. */
+enum bw_mode { BW_RING, BW_LISTS, BW_LISTS_V, BW_ONES_RING, BW_ONES, BW_ONES_V };
+
+static enum bw_mode bw_mode_of(const struct rb_session *s, const struct post_set *p)
 {
-	struct ibv_send_wr *bad;
-	unsigned k = pl->k, nsig = 0;
-	int err;
+	bool v = s->conn.q.tx_ring != 0;    /* --validate: never with a ring */
 
-	if (p->sig_last) {
-		first[p->list - 1].send_flags = p->base_flags;
-		first[p->list - 1].wr_id = WR_ID(i, 0);
-	}
-	for (unsigned j = pl->next; j < k; j = pl->next) {
-		uint32_t covers = psched_wr(pl, j);
-
-		first[j].send_flags = p->base_flags | IBV_SEND_SIGNALED;
-		first[j].wr_id = WR_ID(i, covers);
-		p->sig[nsig++] = j;
-	}
-	first[k - 1].next = NULL;
-	err = ibv_post_send(s->conn.q.qp[i], first, &bad);
-	first[k - 1].next = k < p->list ? &first[k] : NULL;
-	while (nsig--)
-		bw_wr_template(p, i, &first[p->sig[nsig]], p->sig[nsig]);
-	if (p->sig_last)
-		bw_wr_template(p, i, &first[p->list - 1], p->list - 1);
-	return err;
-}
-
-/* Post on QP i what the schedule allows now (a whole list, or the rest):
- * how many WRs went out (0: no room), or -errno.  v (--validate, a copy of
- * its own: no test per WR without it): each WR's payload first.  With a
- * ring the next list goes as it is where the schedule's plan is the
- * template's (psched_list_plain: no plan worked out), or where the plan
- * turns out to be; else the plan's signals are set for the post. */
-static inline __attribute__((always_inline)) int
-bw_post_batch_body(struct rb_session *s, struct post_set *p, const struct psched *ps, int i,
-		   struct psched_qp *c, bool v)
-{
-	struct ibv_send_wr *first, *bad;
-	struct psched_post pl;
-	unsigned k;
-	int err;
-
-	if (psched_list_waits(ps, c))
-		return 0;
-	if (p->sig_last && psched_list_plain(ps, c)) {
-		first = p->at[i];
-		err = ibv_post_send(s->conn.q.qp[i], first, &bad);
-		if (err)
-			return check_post(err, s, "ibv_post_send");
-		psched_commit_list(ps, c);
-		bw_ring_step(p, i, first, p->list);
-		return (int)p->list;
-	}
-	k = psched_plan(ps, c, &pl);
-	if (k == 0)
-		return 0;
-	first = bw_list_at(p, i, c->posted);
-	if (!first) {
-		log_err("sending at size %llu: a post on QP %d began inside a list (operation %llu)",
-			(unsigned long long)s->run.size, i, (unsigned long long)c->posted);
-		return -EPROTO;
-	}
-	if (!p->fixed)
-		bw_set_operands(s, p, i, first, k, c->posted, v);
-	if (bw_plan_is_template(p, &pl))
-		err = ibv_post_send(s->conn.q.qp[i], first, &bad);
-	else
-		err = bw_post_planned(s, p, &pl, i, first);
-	if (err)
-		return check_post(err, s, "ibv_post_send");
-	psched_commit(c, &pl);
-	if (p->fixed)
-		bw_ring_step(p, i, first, k);
-	return (int)k;
-}
-
-static int bw_post_batch(struct rb_session *s, struct post_set *p, const struct psched *ps, int i,
-			 struct psched_qp *c, bool v)
-{
-	return v ? bw_post_batch_body(s, p, ps, i, c, true) : bw_post_batch_body(s, p, ps, i, c, false);
-}
-
-/*
- * --enable-test-delay builds with RB_TEST_DELAY_NS: every WR's post is made
- * slow (t_50's stalls), so a burst of -t of them would keep the loop from
- * its window and deadline checks for -t delays; one post per pass instead,
- * as the loop was before bursts.  Always false in other builds.
- */
-static inline bool bw_one_at_a_time(const struct rb_session *s)
-{
-#ifdef RB_TEST_DELAY
-	return s->test.delay_ns != 0;
-#else
-	(void)s;
-	return false;
-#endif
-}
-
-/*
- * -l 1, the message-rate case: WR after WR while QP i has room, without a
- * plan per post (psched_burst_*: the same rule).  Everything per WR that
- * does not change is worked out before the loop (the provider's post_send
- * is what ibv_post_send calls).  How many went out, or -errno.  v: as
- * bw_post_batch_body's.
- */
-static inline __attribute__((always_inline)) int
-bw_post_ones_body(struct rb_session *s, struct post_set *p, struct bw_state *b, int i, bool v)
-{
-	struct ibv_send_wr *wr = &p->wr[i], *bad;
-	struct ibv_qp *qp = s->conn.q.qp[i];
-	int (*post_send)(struct ibv_qp *, struct ibv_send_wr *, struct ibv_send_wr **) =
-		qp->context->ops.post_send;
-	struct wr_cycle cy = wr_cycle_init(s, p, i);
-	struct psched_burst r;
-	uint64_t first;
-	int err = 0;
-
-	psched_burst_start(&b->sched, &b->c[i], &r);
-	if (bw_one_at_a_time(s) && r.limit > r.posted + 1)
-		r.limit = r.posted + 1;
-	first = r.posted;
-	while (psched_burst_fits(&r)) {
-		uint32_t covers = psched_burst_covers(&r);
-
-		wr->send_flags = covers ? p->base_flags | IBV_SEND_SIGNALED : p->base_flags;
-		wr->wr_id = WR_ID(i, covers);
-		wr_cycle_set(&cy, wr, r.posted);
-		if (v)
-			validate_stamp(s, i, wr, r.posted);
-		test_delay(s);
-		err = post_send(qp, wr, &bad);
-		if (err)
-			break;
-		psched_burst_commit(&r, covers);
-	}
-	psched_burst_end(&r, &b->c[i]);
-	return err ? check_post(err, s, "ibv_post_send") : (int)(r.posted - first);
-}
-
-static int bw_post_ones(struct rb_session *s, struct post_set *p, struct bw_state *b, int i, bool v)
-{
-	return v ? bw_post_ones_body(s, p, b, i, true) : bw_post_ones_body(s, p, b, i, false);
+	if (p->list > 1)
+		return p->sig_last ? BW_RING : v ? BW_LISTS_V : BW_LISTS;
+	return p->fixed ? BW_ONES_RING : v ? BW_ONES_V : BW_ONES;
 }
 
 /*
@@ -172,32 +37,28 @@ static int bw_post_ones(struct rb_session *s, struct post_set *p, struct bw_stat
  * at the CQ: at high rates one poll then finds a signalled completion
  * instead of an empty CQ per message, and the checks that go with a poll
  * (idle, deadline, SIGINT) are paid once per -Q messages, not once per
- * message.  A burst is bounded by -t per QP.
+ * message.  A burst is bounded by -t per QP.  mode: a constant.
  */
-/* Every QP's lists while each has room (bw_post_all), v a constant. */
 static inline __attribute__((always_inline)) int
-bw_post_lists(struct rb_session *s, struct post_set *p, struct bw_state *b, bool v)
+bw_post_all(struct rb_session *s, struct post_set *p, struct bw_state *b, enum bw_mode mode)
 {
-	int n = 0;
+	for (int i = 0; i < s->conn.q.n; i++) {
+		const struct psched *ps = &b->sched;
+		struct psched_qp *c = &b->c[i];
+		int err;
 
-	for (int i = 0; i < s->conn.q.n && n >= 0; i++)
-		while ((n = bw_post_batch_body(s, p, &b->sched, i, &b->c[i], v)) > 0 &&
-		       !bw_one_at_a_time(s))
-			;
-	return n;
-}
-
-static int bw_post_all(struct rb_session *s, struct post_set *p, struct bw_state *b)
-{
-	bool v = s->conn.q.tx_ring != 0;
-	int n = 0;
-
-	if (p->list > 1)
-		n = v ? bw_post_lists(s, p, b, true) : bw_post_lists(s, p, b, false);
-	else
-		for (int i = 0; i < s->conn.q.n && n >= 0; i++)
-			n = bw_post_ones(s, p, b, i, v);
-	return n < 0 ? n : 0;
+		switch (mode) {
+		case BW_RING: err = bw_post_ring(s, p, ps, i, c); break;
+		case BW_LISTS: err = bw_post_lists_qp(s, p, ps, i, c, false); break;
+		case BW_LISTS_V: err = bw_post_lists_qp(s, p, ps, i, c, true); break;
+		case BW_ONES_RING: err = bw_post_ones_body(s, p, ps, i, c, false, true); break;
+		case BW_ONES: err = bw_post_ones_body(s, p, ps, i, c, false, false); break;
+		default: err = bw_post_ones_body(s, p, ps, i, c, true, false); break;
+		}
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 /* -b with sends: one post per QP between looks at both CQs, so that the
@@ -261,7 +122,7 @@ bw_reap_body(struct rb_session *s, struct bw_state *b, struct watch *w, bool may
 	}
 	b->total += msgs;
 	watch_progress(w, (int)msgs);
-	if (b->ckpt_every && b->total >= b->ckpt_next)
+	if (b->total >= b->ckpt_next)
 		bw_checkpoint(s, b);
 	return *s->stop ? -EINTR : 0;    /* SIGINT while traffic still flows */
 }
@@ -272,12 +133,22 @@ static int bw_reap(struct rb_session *s, struct bw_state *b, struct watch *w, bo
 	return check ? bw_reap_body(s, b, w, may_sleep, true) : bw_reap_body(s, b, w, may_sleep, false);
 }
 
-static bool bw_all_done(const struct rb_session *s, const struct bw_state *b)
+/* The QPs' targets added up (UINT64_MAX where one is: until stopped). */
+static void bw_sum_targets(struct bw_state *b, int n)
 {
-	for (int i = 0; i < s->conn.q.n; i++)
-		if (!psched_done(&b->c[i]))
-			return false;
-	return true;
+	b->target = 0;
+	for (int i = 0; i < n; i++)
+		if (__builtin_add_overflow(b->target, b->c[i].target, &b->target)) {
+			b->target = UINT64_MAX;
+			return;
+		}
+}
+
+/* Every QP psched_done: no QP completes more than its target (it posts
+ * no more), so the total reaches the targets' sum only then. */
+static inline bool bw_all_done(const struct bw_state *b)
+{
+	return b->total >= b->target;
 }
 
 /* What this side posted, and how many of those were signalled. */
@@ -295,6 +166,7 @@ static void bw_stop_posting(struct rb_session *s, struct bw_state *b)
 {
 	for (int i = 0; i < s->conn.q.n; i++)
 		psched_stop(&b->c[i]);
+	bw_sum_targets(b, s->conn.q.n);
 }
 
 static int bw_state_init(struct bw_state *b, const struct rb_session *s)
@@ -308,7 +180,9 @@ static int bw_state_init(struct bw_state *b, const struct rb_session *s)
 	psched_init(&b->sched, s->opt->tx_depth, s->opt->post_list, s->run.cq_mod);
 	for (int i = 0; i < s->conn.q.n; i++)
 		psched_qp_init(&b->c[i], target);
+	bw_sum_targets(b, s->conn.q.n);
 	b->peak_bps = NAN;
+	b->ckpt_next = UINT64_MAX;
 	/* The peak needs a checkpoint (1/64 of the run, at least cq_mod messages)
 	 * to pass; -b reports none: each side sees only its own half. */
 	if (s->run.iters && !s->opt->bidir) {
@@ -347,54 +221,121 @@ static void bw_close(struct rb_session *s, struct window *win, struct ivl *iv, u
 	ivl_free(iv);
 }
 
-int loop_bw_post(struct rb_session *s, struct rb_measure *m)
-{
+/* loop_bw_post's state, for the copies of its loop. */
+struct bw_run {
+	struct rb_session *s;
 	struct post_set p;
 	struct bw_state b;
 	struct window win;
 	struct watch w;
 	struct ivl iv;
+	struct bw_pace pace;            /* --rate_limit=SW (bwpace.h) */
+};
+
+/* The posting loop, with mode and check constants (bw_run_loop makes a
+ * copy for each): a pass asks nothing that was known before the loop. */
+static inline __attribute__((always_inline)) int
+bw_loop(struct bw_run *r, enum bw_mode mode, bool check)
+{
+	struct rb_session *s = r->s;
+	bool timed = s->run.duration_ns || r->iv.every_ns;
+	int err = 0;
+
+	while (!err && !bw_all_done(&r->b)) {
+		err = bw_post_all(s, &r->p, &r->b, mode);
+		if (!err)
+			err = bw_reap_body(s, &r->b, &r->w, true, check);
+		if (timed)
+			bw_tick(s, &r->b, &r->win, &r->iv, 0);
+	}
+	return err;
+}
+
+/*
+ * --rate_limit=SW: bw_loop with the pace (bwpace.h); mode and check as
+ * they come (a paced pass waits for its deadline: a test per pass is
+ * nothing to it).  The clock is read every pass: burst k is granted once
+ * due, -D's window and --interval ticked.
+ */
+static int bw_loop_paced(struct bw_run *r, enum bw_mode mode, bool check)
+{
+	struct rb_session *s = r->s;
+	struct bw_pace *pc = &r->pace;
+	int err = 0;
+
+	bw_pace_init(pc, s, r->b.c);
+	while (!err && !bw_all_done(&r->b)) {
+		if (pc->granting && clock_now_ns() >= pace_due(&pc->due, pc->k))
+			bw_pace_grant(pc, r->b.c, s->conn.q.n);
+		err = bw_post_all(s, &r->p, &r->b, mode);
+		if (!err)
+			err = bw_reap(s, &r->b, &r->w, false, check);
+		bw_tick(s, &r->b, &r->win, &r->iv, 0);
+		if (s->run.duration_ns && (r->win.phase >= 2 || session_halted(s)))
+			pc->granting = false;
+		if (!err && pc->granting && r->b.total == pc->granted)
+			bw_pace_wait(pc, &r->w);
+	}
+	return err;
+}
+
+/* check (--validate's reads and atomics) comes with a V mode alone. */
+static int bw_run_loop(struct bw_run *r, bool check)
+{
+	if (r->s->opt->rate_limit > 0 && r->s->opt->rate_type == RT_SW)
+		return bw_loop_paced(r, bw_mode_of(r->s, &r->p), check);
+	switch (bw_mode_of(r->s, &r->p)) {
+	case BW_RING: return bw_loop(r, BW_RING, false);
+	case BW_LISTS: return bw_loop(r, BW_LISTS, false);
+	case BW_LISTS_V: return check ? bw_loop(r, BW_LISTS_V, true) : bw_loop(r, BW_LISTS_V, false);
+	case BW_ONES_RING: return bw_loop(r, BW_ONES_RING, false);
+	case BW_ONES: return bw_loop(r, BW_ONES, false);
+	default: return check ? bw_loop(r, BW_ONES_V, true) : bw_loop(r, BW_ONES_V, false);
+	}
+}
+
+/* -n's figures: from loop entry to the last completion. */
+static void measure_iters(struct rb_measure *m, const struct rb_session *s, const struct bw_run *r)
+{
+	m->start_ns = r->win.t0;
+	m->end_ns = r->win.end_ns;
+	m->msgs = r->b.total;
+	m->bytes = r->b.total * s->run.size;
+	m->peak_bps = r->b.peak_bps;
+	m->measured = true;
+	measure_cpu(m, &r->win);
+}
+
+int loop_bw_post(struct rb_session *s, struct rb_measure *m)
+{
+	struct bw_run r = { .s = s };
 	bool check = s->conn.q.tx_ring && (s->bench->verb == VERB_READ || s->bench->verb == VERB_ATOMIC);
-	int err = post_set_init(&p, s, s->opt->post_list);
+	int err = post_set_init(&r.p, s, s->opt->post_list, true);
 
 	if (!err)
-		err = bw_state_init(&b, s);
-	if (!err && (err = ivl_init(&iv, s)))
-		free(b.c);
+		err = bw_state_init(&r.b, s);
+	if (!err && (err = ivl_init(&r.iv, s)))
+		free(r.b.c);
 	if (err) {
-		post_set_free(&p);
+		post_set_free(&r.p);
 		return err;
 	}
 	test_start_delay(s);
-	watch_init(&w, s, "sending");
-	window_init(&win, s);
-	b.ckpt_ns = win.t0;
-	while (!err && !bw_all_done(s, &b)) {
-		err = bw_post_all(s, &p, &b);
-		if (!err)
-			err = check ? bw_reap_body(s, &b, &w, true, true) :
-				      bw_reap_body(s, &b, &w, true, false);
-		if (s->run.duration_ns || iv.every_ns)
-			bw_tick(s, &b, &win, &iv, 0);
-	}
+	watch_init(&r.w, s, "sending");
+	window_init(&r.win, s);
+	r.b.ckpt_ns = r.win.t0;
+	err = bw_run_loop(&r, check);
 	for (int i = 0; i < s->conn.q.n && !err && !check; i++)
-		err = atomic_check_all(s, i, b.c[i].posted);
+		err = atomic_check_all(s, i, r.b.c[i].posted);
 	err = loop_end(err, m);
-	bw_close(s, &win, &iv, clock_now_ns(), b.total, 0);
-	if (s->run.duration_ns) {
-		measure_window(m, &win, s->run.size);
-	} else {
-		m->start_ns = win.t0;
-		m->end_ns = win.end_ns;
-		m->msgs = b.total;
-		m->bytes = b.total * s->run.size;
-		m->peak_bps = b.peak_bps;
-		m->measured = true;
-		measure_cpu(m, &win);
-	}
-	bw_record_posts(s, &b, m);
-	free(b.c);
-	post_set_free(&p);
+	bw_close(s, &r.win, &r.iv, clock_now_ns(), r.b.total, 0);
+	if (s->run.duration_ns)
+		measure_window(m, &r.win, s->run.size);
+	else
+		measure_iters(m, s, &r);
+	bw_record_posts(s, &r.b, m);
+	free(r.b.c);
+	post_set_free(&r.p);
 	return err;
 }
 
@@ -459,7 +400,7 @@ int loop_bw_send_bidir(struct rb_session *s, struct rb_measure *m)
 	struct watch w;
 	struct ivl iv;
 	uint64_t tx_end_ns = 0;
-	int err = post_set_init(&p, s, s->opt->post_list);
+	int err = post_set_init(&p, s, s->opt->post_list, true);
 
 	if (!err)
 		err = bw_state_init(&b, s);
@@ -472,13 +413,13 @@ int loop_bw_send_bidir(struct rb_session *s, struct rb_measure *m)
 	watch_init(&w, s, "sending and receiving");
 	window_init(&win, s);
 	r.last_ns = win.t0;
-	while (!err && (!bw_all_done(s, &b) || (r.total < r.target && !s->run.peer_done))) {
+	while (!err && (!bw_all_done(&b) || (r.total < r.target && !s->run.peer_done))) {
 		err = bw_post_each(s, &p, &b);
 		if (!err)
 			err = bw_reap(s, &b, &w, false, false);
 		if (err == -ECANCELED)
 			err = 0;
-		if (!err && !tx_end_ns && bw_all_done(s, &b))
+		if (!err && !tx_end_ns && bw_all_done(&b))
 			err = bidir_sent(s, &tx_end_ns);
 		if (!err)
 			err = recv_reap(s, &r, &w, !bw_can_post(s, &b));

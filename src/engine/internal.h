@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "lib/clock.h"
 #include "engine/loops.h"
@@ -35,6 +36,7 @@ struct watch {
 	unsigned idle;
 	unsigned spins;             /* empty looks of a latency wait (watch_spin) */
 	uint64_t busy;              /* weighted completions since the last heartbeat check */
+	uint64_t weight;            /* one completion's: the size + BUSY_MSG_WEIGHT */
 	bool progressed;
 	bool pause;                 /* --poll-pause: cpu_relax() at each empty look */
 	bool quiet;                 /* a latency wait: no heartbeat inside a sample (lat.c sends it between) */
@@ -86,7 +88,7 @@ static inline void watch_progress(struct watch *w, int n)
 {
 	w->progressed = true;
 	w->idle = 0;
-	w->busy += (uint64_t)n * (w->s->run.size + BUSY_MSG_WEIGHT);
+	w->busy += (uint64_t)n * w->weight;
 	if (w->busy >= BUSY_CHECK_BYTES) {
 		w->busy = 0;
 		heartbeat(w->s, clock_now_ns());
@@ -195,15 +197,16 @@ struct post_set {
 	bool remote;                /* a remote address per WR (RDMA and atomics, not UD) */
 	unsigned *sig;              /* bw_post_batch: the signalled WRs of a post */
 	/*
-	 * A ring (post lists, -l above 1): every QP's WRs for a whole cycle of
-	 * addresses, ring WRs (a multiple of list and of slots), each with its
-	 * address set once, chained list by list; a list's last WR is
-	 * signalled in the template where every post signals that one alone
-	 * (sig_last).  A post then sends the next list as it is: no WR's
-	 * address is touched per message.  Not fixed, ring == list:
-	 * --validate (its own buffer per WR), compare-and-swap (operands per
-	 * WR), t_50's slow posts, or a cycle too long to keep.  A post starts
-	 * a list, always (postsched.h: only the run's last post is shorter).
+	 * A ring (post lists; -l 1 too in the bandwidth loops): every QP's
+	 * WRs for a whole cycle of addresses, ring WRs (a multiple of list
+	 * and of slots), each with its address set once, chained list by
+	 * list; a list's last WR is signalled in the template where every
+	 * post signals that one alone (sig_last).  A post then sends the next
+	 * list as it is: no WR's address is touched per message.  Not fixed,
+	 * ring == list: --validate (its own buffer per WR), compare-and-swap
+	 * (operands per WR), t_50's slow posts, or a cycle too long to keep.
+	 * A post starts a list, always (postsched.h: only the run's last post
+	 * is shorter).
 	 */
 	uint64_t ring;              /* WRs per QP in p->wr (list where not fixed) */
 	bool fixed;                 /* a ring: the addresses set once */
@@ -211,7 +214,9 @@ struct post_set {
 	bool sig_last;
 };
 
-int post_set_init(struct post_set *p, const struct rb_session *s, unsigned list);
+/* ring: a ring at -l 1 too (the bandwidth loops; a latency loop's one WR
+ * has its operands set per post). */
+int post_set_init(struct post_set *p, const struct rb_session *s, unsigned list, bool ring);
 void post_set_free(struct post_set *p);
 int atomic_result(const struct rb_session *s, int i, uint64_t k, uint64_t got, bool say);
 int atomic_check(const struct rb_session *s, int i, uint64_t k);
@@ -318,6 +323,28 @@ int ivl_init(struct ivl *iv, const struct rb_session *s);
 void ivl_free(struct ivl *iv);
 void ivl_step(struct ivl *iv, struct rb_session *s, const struct window *win, uint64_t now,
 	      uint64_t msgs, uint64_t rx);
+/* Pacing's waits (--rate_limit=SW, --latency_gap): sleep no closer to a
+ * deadline than PACE_SPIN_NS (a sleep in a guest overshoots by tens of
+ * microseconds) and no longer than PACE_NAP_MAX_NS (the caller looks at
+ * the peer, SIGINT and -D between naps); the last stretch is the caller's
+ * to spin. */
+#define PACE_SPIN_NS 100000ull
+#define PACE_NAP_MAX_NS 10000000ull
+
+static inline void pace_nap(uint64_t due, uint64_t now)
+{
+	uint64_t ns;
+	struct timespec ts;
+
+	if (due <= now + PACE_SPIN_NS)
+		return;
+	ns = due - now - PACE_SPIN_NS;
+	if (ns > PACE_NAP_MAX_NS)
+		ns = PACE_NAP_MAX_NS;
+	ts = (struct timespec){ .tv_sec = (time_t)(ns / 1000000000u), .tv_nsec = (long)(ns % 1000000000u) };
+	nanosleep(&ts, NULL);
+}
+
 /* The last interval, up to the window's end (or end_ns where no window closed). */
 void ivl_finish(struct ivl *iv, struct rb_session *s, const struct window *win);
 

@@ -116,6 +116,19 @@ static inline void psched_commit(struct psched_qp *c, const struct psched_post *
 }
 
 /*
+ * The posted count a whole list may reach: the queue's room, the WRs
+ * left.  Neither moves while a poster posts plain lists (completions are
+ * reaped between bursts) and each plain list leaves posted == signaled:
+ * a burst of them (bw.c's ring) tests posted + list against it alone.
+ */
+static inline uint64_t psched_list_limit(const struct psched *p, const struct psched_qp *c)
+{
+	uint64_t room_end = c->completed + p->depth;
+
+	return room_end < c->target ? room_end : c->target;
+}
+
+/*
  * The steady state of -Q equal to -l: a whole list after a signalled WR
  * (none unsignalled behind it), with room for it and at least a list left.
  * psched_plan's plan for it is always the list's last WR alone signalled,
@@ -126,7 +139,7 @@ static inline void psched_commit(struct psched_qp *c, const struct psched_post *
 static inline bool psched_list_plain(const struct psched *p, const struct psched_qp *c)
 {
 	return p->cq_mod == p->list && c->posted == c->signaled &&
-	       p->depth - (c->posted - c->completed) >= p->list && c->target - c->posted >= p->list;
+	       c->posted + p->list <= psched_list_limit(p, c);
 }
 
 /* A whole list (or more) is left and the queue has no room for it:
@@ -200,6 +213,20 @@ static inline void psched_burst_start(const struct psched *p, const struct psche
 static inline bool psched_burst_fits(const struct psched_burst *r)
 {
 	return r->posted < r->limit;
+}
+
+/*
+ * Where the burst's next signalled WR is (psched_burst_covers not 0): the
+ * sig_at-th after the last signalled one, or the run's last, whichever
+ * comes first; the burst's limit if that comes before it.  The WRs from
+ * posted up to it go unsignalled (test_postsched checks it on every WR),
+ * so a poster may post them without asking per WR.
+ */
+static inline uint64_t psched_burst_quiet_end(const struct psched_burst *r)
+{
+	uint64_t sig = r->signaled + r->sig_at < r->target ? r->signaled + r->sig_at : r->target;
+
+	return sig - 1 < r->limit ? sig - 1 : r->limit;
 }
 
 /* The WR about to go: 0 if unsignalled, else how many WRs its completion

@@ -13,7 +13,7 @@
 void watch_init(struct watch *w, struct rb_session *s, const char *what)
 {
 	*w = (struct watch){ .s = s, .what = what, .last_ns = clock_now_ns(),
-			     .pause = s->opt->poll_pause };
+			     .pause = s->opt->poll_pause, .weight = s->run.size + BUSY_MSG_WEIGHT };
 	heartbeat(s, w->last_ns);
 }
 

@@ -126,12 +126,14 @@ static uint64_t gcd_u64(uint64_t a, uint64_t b)
 }
 
 /* post_set's ring: WRs per QP for a whole cycle of addresses, or 0 where
- * each WR's operands must be set as it goes (post_set's comment). */
-static uint64_t ring_length(const struct post_set *p, const struct rb_session *s, unsigned list)
+ * each WR's operands must be set as it goes (post_set's comment); at -l 1
+ * only where ring says so. */
+static uint64_t ring_length(const struct post_set *p, const struct rb_session *s, unsigned list,
+			    bool ring)
 {
 	uint64_t r = p->slots / gcd_u64(p->slots, list) * list;
 
-	if (list < 2 || p->cas || s->conn.q.tx_ring || s->conn.q.n < 1)
+	if ((list < 2 && !ring) || p->cas || s->conn.q.tx_ring || s->conn.q.n < 1)
 		return 0;
 #ifdef RB_TEST_DELAY
 	if (s->test.delay_ns)
@@ -162,7 +164,7 @@ static void post_set_wr(struct post_set *p, const struct rb_session *s, int i, u
 		wr_operands(s, p, i, wr, j);
 }
 
-int post_set_init(struct post_set *p, const struct rb_session *s, unsigned list)
+int post_set_init(struct post_set *p, const struct rb_session *s, unsigned list, bool ring)
 {
 	size_t n;
 	bool can_inline = s->bench->verb == VERB_SEND || s->bench->verb == VERB_WRITE;
@@ -175,7 +177,7 @@ int post_set_init(struct post_set *p, const struct rb_session *s, unsigned list)
 	p->slot_mask = (p->slots & (p->slots - 1)) ? 0 : p->slots - 1;
 	p->cas = s->bench->verb == VERB_ATOMIC && s->opt->atomic_op == ATOMIC_CMP_SWAP;
 	p->remote = s->bench->verb != VERB_SEND && s->conn.q.tr != TR_UD;
-	p->ring = ring_length(p, s, list);
+	p->ring = ring_length(p, s, list, ring);
 	p->fixed = p->ring != 0;
 	p->sig_last = p->fixed && cq_mod == list;
 	if (!p->fixed)

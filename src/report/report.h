@@ -45,6 +45,7 @@ struct report {
 	int val_first;              /* --validate: all[val_first..+5), else -1 */
 	int mc_first;               /* -g, bandwidth: all[mc_first..+MC_NCOLS), else -1 */
 	int cpu_first;              /* --cpu_util: all[cpu_first..+3), else -1 */
+	int pace_col;               /* --rate_limit=SW: the achieved rate, else -1 */
 	int pt_blank, pt_tps;       /* --perftest-headers: the cells[] report_row fills
 				     * (-b's peak, -D latency's tps average), else -1 */
 	int ivl_first;              /* --interval: all[ivl_first..nall), else nall */
@@ -92,6 +93,12 @@ void report_compute(const struct report *r, const struct rb_session *s,
 /* --cpu_util: this side's CPU columns of row from m (NaN: m measured
  * nothing); after the trade, which never carries them. */
 void report_cpu(const struct report *r, const struct rb_measure *m, union out_val *row);
+/* --rate_limit=SW: a size paced at under 90 % of the rate asked says so
+ * on stderr (the side that posted). */
+void report_pace_check(const struct rb_session *s, const struct rb_measure *m);
+/* --rate_limit=SW: this side's achieved rate, in --rate_units, into its row. */
+void report_pace(const struct report *r, const struct rb_session *s, const struct rb_measure *m,
+		 union out_val *row);
 /* --load: the load's columns of row: this side's figures before the trade
  * (peer NULL), then after it (the server takes the client's figures; each
  * side its own ratios to its last idle row). */

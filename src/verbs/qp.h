@@ -202,6 +202,10 @@ int qps_connect(struct rb_qps *q, const struct rb_device *d, const struct rb_opt
 /* After connection (either way): read back every QP's attributes, say
  * them with --verbose, keep QP 0's in q->attrs and its path MTU in q->mtu. */
 int qps_read_attrs(struct rb_qps *q, const struct rb_options *o);
+/* --rate_limit_type=HW or PP: can the device pace (else an error naming
+ * it, suggesting SW: -EOPNOTSUPP); then each QP's limit set. */
+int device_check_pacing(const struct rb_device *d, const struct rb_options *o);
+int qps_rate_limit(struct rb_qps *q, const struct rb_device *d, const struct rb_options *o);
 /* After connection: q->outs becomes what the QP got, the smaller of its
  * max_rd_atomic and max_dest_rd_atomic (a provider may round up: rxe to a
  * power of two).  RC only. */

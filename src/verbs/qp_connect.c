@@ -264,3 +264,54 @@ int qps_read_attrs(struct rb_qps *q, const struct rb_options *o)
 		q->mtu = device_mtu_enum(q->attrs.path_mtu);
 	return 0;
 }
+
+/* What the device can pace (--rate_limit_type=HW, PP): its packet pacing
+ * caps, 0 when it has none (rxe: none; nor a provider's
+ * modify_qp_rate_limit). */
+static uint32_t device_pacing_max_kbps(const struct rb_device *d)
+{
+	struct ibv_device_attr_ex a;
+
+	memset(&a, 0, sizeof(a));
+	if (ibv_query_device_ex(d->ctx, NULL, &a))
+		return 0;
+	return a.packet_pacing_caps.qp_rate_limit_max;
+}
+
+int device_check_pacing(const struct rb_device *d, const struct rb_options *o)
+{
+	const char *t = o->rate_type == RT_HW ? "HW" : "PP";
+	uint32_t max = device_pacing_max_kbps(d);
+
+	if (!(o->rate_limit > 0) || o->rate_type == RT_SW)
+		return 0;
+	if (max)
+		return 0;
+	log_err("--rate_limit_type=%s: device %s cannot pace its QPs (no packet pacing: qp_rate_limit_max is 0; "
+		"Soft-RoCE refuses IB_QP_RATE_LIMIT); use --rate_limit_type=SW, the posting loop's pacing",
+		t, d->name);
+	return -EOPNOTSUPP;
+}
+
+/* --rate_limit_type=HW (ibv_modify_qp_rate_limit) or PP (ibv_modify_qp's
+ * IBV_QP_RATE_LIMIT) on every QP in RTS, in kbit/s of payload. */
+int qps_rate_limit(struct rb_qps *q, const struct rb_device *d, const struct rb_options *o)
+{
+	uint32_t kbps = (uint32_t)(o->rate_limit * pace_pps(1, o->rate_units, 1) * 8 / 1000);
+
+	if (!(o->rate_limit > 0) || o->rate_type == RT_SW)
+		return 0;
+	for (int i = 0; i < q->n; i++) {
+		struct ibv_qp_rate_limit_attr rl = { .rate_limit = kbps };
+		struct ibv_qp_attr a = { .qp_state = IBV_QPS_RTS, .rate_limit = kbps };
+		int err = o->rate_type == RT_HW ? ibv_modify_qp_rate_limit(q->qp[i], &rl)
+						: ibv_modify_qp(q->qp[i], &a, IBV_QP_STATE | IBV_QP_RATE_LIMIT);
+
+		if (err) {
+			log_err("--rate_limit_type=%s: device %s refused %u kbit/s on QP %d: %s; use --rate_limit_type=SW",
+				o->rate_type == RT_HW ? "HW" : "PP", d->name, kbps, i, strerror(err));
+			return -err;
+		}
+	}
+	return 0;
+}

@@ -94,10 +94,12 @@ void random_multi(struct multi *r)
 	}
 }
 
-/* -l 1 WR by WR (psched_burst_*, as bw_post_ones posts) against the plan
- * (psched_plan with k = 1) on twin queues: a burst posts exactly the WRs
- * the plan posts one at a time until it has no room, signals the same ones
- * with the same counts, and leaves the same state. */
+/* -l 1 WR by WR (psched_burst_*, as bw_post_ones_body posts) against the
+ * plan (psched_plan with k = 1) on twin queues: a burst posts exactly the
+ * WRs the plan posts one at a time until it has no room, signals the same
+ * ones with the same counts, and leaves the same state; every WR before
+ * psched_burst_quiet_end is unsignalled, the one it points at (inside the
+ * burst) signalled. */
 static int one_step(struct sweep *w, struct sim *a, struct sim *b, bool *posted)
 {
 	struct psched_burst r;
@@ -111,6 +113,9 @@ static int one_step(struct sweep *w, struct sim *a, struct sim *b, bool *posted)
 		if (!psched_burst_fits(&r))
 			return fail(w, a, "the burst ended while the plan could still post"), -1;
 		cb = psched_burst_covers(&r);
+		if ((cb == 0) != (r.posted < psched_burst_quiet_end(&r)) ||
+		    psched_burst_quiet_end(&r) > r.limit)
+			return fail(w, a, "psched_burst_quiet_end and psched_burst_covers disagree"), -1;
 		psched_commit(&a->c, &pl);
 		psched_burst_commit(&r, cb);
 		if (ca != cb || a->c.posted != r.posted || a->c.signaled != r.signaled ||

@@ -160,7 +160,7 @@ static void test_help(void)
 {
 	struct rb_options o;
 	FILE *saved = stdout;
-	char buf[16384] = "";
+	char buf[16384] = "";	/* --help and -V (the help is near 8 KiB) */
 	FILE *mem = fmemopen(buf, sizeof(buf) - 1, "w");
 
 	int help, version;
@@ -217,6 +217,7 @@ static const char *const spell_values[][2] = {
 	{ "csv", "x.csv" }, { "json", "x.json" }, { "histogram", "h.csv" }, { "raw", "r.csv" },
 	{ "size", "4096" }, { "timeout", "2" }, { "duration", "2" }, { "numa-node", "0" },
 	{ "min-bw", "1Gb/s" }, { "load", "write_bw" }, { "output", "latency" }, { "MGID", "239.1.2.3" },
+	{ "rate-units", "Mbps" }, { "rate-limit-type", "SW" },
 };
 
 static const char *spell_value(const char *name)
@@ -254,6 +255,9 @@ static int parse_spelt(const char *name, const char *spelt, int has_arg, struct 
 		rc = parse(&full, o, word, "-c", "UC", "h", NULL);
 	else if (!strcmp(name, "retry-count"))	/* RC's: -c UC is a usage error */
 		rc = parse(&full, o, word, "-R", "h", NULL);
+	else if (!strcmp(name, "rate-units") || !strcmp(name, "rate-limit-type") ||
+		 !strcmp(name, "burst-size"))	/* only with --rate_limit */
+		rc = parse(&full, o, word, "--rate_limit=1", "-R", "-c", "UC", "h", NULL);
 	else if (!strcmp(name, "threads"))	/* -j with -R: a usage error */
 		rc = parse(&full, o, word, "-c", "UC", "h", NULL);
 	else

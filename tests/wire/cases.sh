@@ -12,4 +12,5 @@ wire_cases() {
 	echo "reversed 18707 rb_write_bw -s 1K -n 20 --reversed"
 	echo "loss 18703 rb_write_bw -s 8K -n 50"
 	echo "mcast 18704 rb_send_bw -c UD -g -q 2 -s 64 -n 200"
+	echo "pacing 18705 rb_write_bw -s 1024 -n 480 --rate_limit=2 --rate_units=Mbps --burst_size=16"
 }
