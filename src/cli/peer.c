@@ -163,3 +163,10 @@ const char *peer_text_onoff(uint64_t v, char *buf, size_t len)
 	(void)buf, (void)len;
 	return v == 2 ? "on" : "off";
 }
+
+/* A flag compared as it is (PK_VALUE: 0 or 1). */
+const char *peer_text_flag(uint64_t v, char *buf, size_t len)
+{
+	(void)buf, (void)len;
+	return v ? "on" : "off";
+}

@@ -60,6 +60,7 @@ const char *peer_text_list(uint64_t v, char *buf, size_t len);
 const char *peer_text_given(uint64_t v, char *buf, size_t len);
 const char *peer_text_inline(uint64_t v, char *buf, size_t len);
 const char *peer_text_onoff(uint64_t v, char *buf, size_t len);
+const char *peer_text_flag(uint64_t v, char *buf, size_t len);
 
 /* The META rows' keys that are not the field as it is (meta.c). */
 void meta_load(struct out *out, const void *o, const struct opt_row *r);

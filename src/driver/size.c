@@ -48,8 +48,8 @@ static rb_loop_fn pick_loop(const struct rb_session *s)
 	const struct rb_bench *b = s->bench;
 
 	if (s->opt->bidir)
-		return s->is_client ? b->client_bidir : b->server_bidir;
-	return s->is_client ? b->client : b->server;
+		return loop_pick(s, s->is_client ? b->client_bidir : b->server_bidir);
+	return loop_pick(s, s->is_client ? b->client : b->server);
 }
 
 /* The measuring loops of a size: the session itself, or (-j) its threads. */

@@ -151,7 +151,7 @@ bw_post_ones_body(struct rb_session *s, struct post_set *p, struct bw_state *b, 
 		wr->wr_id = WR_ID(i, covers);
 		wr_cycle_set(&cy, wr, r.posted);
 		if (v)
-			validate_stamp(s, i, wr, r.posted);
+			wr_stamp(s, i, wr, r.posted);
 		test_delay(s);
 		err = post_send(qp, wr, &bad);
 		if (err)
@@ -189,7 +189,7 @@ bw_post_lists(struct rb_session *s, struct post_set *p, struct bw_state *b, bool
 
 static int bw_post_all(struct rb_session *s, struct post_set *p, struct bw_state *b)
 {
-	bool v = s->conn.q.tx_ring != 0;
+	bool v = p->stamp;
 	int n = 0;
 
 	if (p->list > 1)
@@ -204,7 +204,7 @@ static int bw_post_all(struct rb_session *s, struct post_set *p, struct bw_state
  * receives are re-posted while the sends go out. */
 static int bw_post_each(struct rb_session *s, struct post_set *p, struct bw_state *b)
 {
-	bool v = s->conn.q.tx_ring != 0;
+	bool v = p->stamp;
 	int n = 0;
 
 	for (int i = 0; i < s->conn.q.n && n >= 0; i++)

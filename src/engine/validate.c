@@ -200,22 +200,12 @@ static uint64_t recv_want(struct rb_session *s, int i, uint64_t c, const uint8_t
 	return tag;
 }
 
-/* Receive c (from 0) of QP i, in its ring buffer. */
-void validate_recv(struct rb_session *s, int i, uint64_t c)
+/* Receive c (from 0) of QP i, in buf (its ring buffer: rxq.c). */
+void validate_recv_at(struct rb_session *s, int i, uint64_t c, const uint8_t *buf)
 {
-	const uint8_t *buf = qps_cpu_ring_buf(&s->conn.q, i, c);
-
 	if (s->conn.q.tr == TR_UD)
 		buf += RB_UD_GRH;
 	validate_note(s, i, c, pattern_check(buf, s->run.size, (uint32_t)i, recv_want(s, i, c, buf)));
-}
-
-/* A ping-pong's receive buffer before it is posted again: zeroed, so that
- * a receive that brought nothing (its one payload is fixed) shows. */
-void validate_poison_recv(struct rb_session *s, int i)
-{
-	if (s->bench->metric == METRIC_LAT)
-		memset(qps_cpu_ring_buf(&s->conn.q, i, s->conn.q.ring_posted[i]), 0, s->run.size + RB_UD_GRH);
 }
 
 /* Reads k .. k + n - 1 of QP i have completed: each one's buffer holds
