@@ -45,6 +45,12 @@ void hello_params(const struct rb_options *o, const struct rb_bench *b, struct w
 
 		h->params[h->nparams++] = (struct wire_param){ (uint16_t)id, r ? peer_value(r, o, b) : 0 };
 	}
+	for (unsigned id = P_COUNT; id < P_ID_END; id++) {
+		const struct opt_row *r = peer_row(id);
+
+		if (r)
+			h->params[h->nparams++] = (struct wire_param){ (uint16_t)id, peer_value(r, o, b) };
+	}
 }
 
 const char *hello_param_label(unsigned id)

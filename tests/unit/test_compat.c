@@ -93,8 +93,8 @@ static void test_forms(void)
 	is_int(parse(&bw, &a, "--report_gbit", "--bidir", "--iter", "7", NULL), 0, "--report_gbit --bidir --iter 7: prefixes");
 	ok(a.report_gbits && a.bidir && a.iters == 7, "... taken as --report_gbits --bidirectional --iters");
 	is_int(parse(&bw, &a, "--use", NULL), -EINVAL, "--use: ambiguous");
-	ok(strstr(err_text, "--use is ambiguous: it could be --use-hugepages") && strstr(err_text, "--use_cuda"),
-	   "... names the candidates, ours and perftest's");
+	ok(strstr(err_text, "--use is ambiguous: it could be --use-srq, --use-hugepages") && strstr(err_text, "--use_cuda"),
+	   "... names the candidates, ours (in --help's order) and perftest's");
 	is_int(parse(&bw, &a, "--re", NULL), -EINVAL, "--re: ambiguous (--report-gbits, --rx-depth...)");
 	is_int(parse(&bw, &a, "--nosuch", NULL), -EINVAL, "--nosuch: unknown");
 	ok(strstr(err_text, "unknown option") != NULL, "... said unknown");

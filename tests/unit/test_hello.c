@@ -124,6 +124,9 @@ static const struct { unsigned id; const char *label; } wire_ids[] = {
 	{ 24, "send queue depth (-t/--tx-depth)" }, { 25, "completion moderation (-Q/--cq-mod)" },
 	{ 26, "receive queue depth (-r/--rx-depth)" }, { 27, "inline size (-I/--inline_size)" },
 	{ 28, "completion events (-e/--use_event)" }, { 29, "one target word (--atomic-same-address)" },
+	/* #36: immediate data and SRQ (40-49) */
+	{ 40, "immediate data (--write_with_imm/--send_with_imm)" }, { 41, "shared receive queue (--use_srq)" },
+	{ 42, "receive post list (--recv_post_list)" },
 };
 #define N_WIRE_IDS (sizeof(wire_ids) / sizeof(wire_ids[0]))
 
@@ -138,7 +141,7 @@ static const char *fixed_label(unsigned id)
 static void test_wire_ids(void)
 {
 	const struct opt_prog *t = options_table();
-	unsigned seen[P_COUNT] = { 0 };
+	unsigned seen[P_ID_END] = { 0 };
 	int bad = 0;
 
 	is_int(P_VERB, 1, "P_VERB is wire id 1");
@@ -150,7 +153,7 @@ static void test_wire_ids(void)
 
 		if (!r->peer.id)
 			continue;
-		if (!want || strcmp(want, r->peer.label) || r->peer.id >= P_COUNT || seen[r->peer.id]++) {
+		if (!want || strcmp(want, r->peer.label) || r->peer.id >= P_ID_END || seen[r->peer.id]++) {
 			printf("#   --%s: wire id %u, label '%s' (the fixed list: '%s')\n", r->name, r->peer.id,
 			       r->peer.label, want ? want : "none");
 			bad++;
@@ -163,7 +166,7 @@ static void test_wire_ids(void)
 			printf("#   wire id %u (%s) has no PEER row\n", wire_ids[i].id, wire_ids[i].label);
 			bad++;
 		}
-	ok(!bad, "every fixed wire id 3..29 is a PEER row (%zu)", N_WIRE_IDS);
+	ok(!bad, "every fixed wire id (3..29, #36's) is a PEER row (%zu)", N_WIRE_IDS);
 }
 
 /* One PEER row's case: the same benchmark and options but one. */
@@ -201,6 +204,9 @@ static const struct peer_case peer_cases[] = {
 	{ 27, "rb_send_lat", { NULL }, { "-I", "0", NULL } },
 	{ 28, "rb_send_lat", { NULL }, { "-e", NULL } },
 	{ 29, "rb_atomic_bw", { "-b", NULL }, { "-b", "--atomic-same-address", NULL } },
+	{ 40, "rb_write_bw", { NULL }, { "--write_with_imm", NULL } },
+	{ 41, "rb_send_bw", { NULL }, { "--use_srq", NULL } },
+	{ 42, "rb_send_bw", { NULL }, { "--recv_post_list", "4", NULL } },
 };
 
 static int side_of(const char *bench, const char *const *args, struct wire_hello *h)
@@ -232,7 +238,7 @@ static uint64_t param_of(const struct wire_hello *h, unsigned id)
  * in it alone fails HELLO with a message naming it. */
 static void test_every_peer_row(void)
 {
-	bool covered[P_COUNT] = { false };
+	bool covered[P_ID_END] = { false };
 	size_t ncov = 0;
 
 	for (size_t i = 0; i < sizeof(peer_cases) / sizeof(peer_cases[0]); i++) {
