@@ -11,7 +11,7 @@
 # emulation takes seconds a pair.  Sourced by run-all.sh (see lib.sh).
 
 # The cases below, skips included (tap_plan: lib.sh).
-tap_plan 13
+tap_plan 14
 
 imm_fault_bin=${RB_DELAY_BIN:-$top_srcdir/build-delay}
 
@@ -68,6 +68,10 @@ tap_ok $? "rb_send_bw --use_srq --recv_post_list 8 -r 64 -q 4: receives posted 8
 
 imm_ok "srq -j" rb_send_bw "--use_srq -j 2 -q 2 -s 1024 -n 100" 'bw(r, 1024, 400)' && [ "$(srv_iters)" = 400 ]
 tap_ok $? "rb_send_bw --use_srq -j 2 -q 2: a queue per thread, 400 received"
+
+imm_ok "srq -R" rb_send_bw "--use_srq -R -q 2 -s 1024 -n 100 --send_with_imm" 'bw(r, 1024, 200)' &&
+	[ "$(srv_iters)" = 200 ]
+tap_ok $? "rb_send_bw --use_srq -R -q 2: rdma_cm's QPs on the shared queue, 200 received and checked"
 
 imm_ok "srq lat" rb_send_lat "--use_srq -n 100 --validate" 'lat(r, 2, 100)' 'int(r["validate_errors"]) == 0'
 tap_ok $? "rb_send_lat --use_srq --validate: the ping-pong on a shared queue"
