@@ -36,6 +36,7 @@ enum rb_feature {
 	FEAT_WRITE_IMM = 1 << 14,   /* --write_with_imm: the write tests */
 	FEAT_SEND_VERB = 1 << 15,   /* --send_with_imm, --use_srq: the send tests */
 	FEAT_RECV_LIST = 1 << 16,   /* --recv_post_list: send_bw, write_bw (with --write_with_imm) */
+	FEAT_MCG = 1 << 20,         /* -g, -M: multicast UD, the send tests */
 };
 
 struct rb_defaults {

@@ -61,8 +61,8 @@ static int rx_add(struct rb_session *s, int i, uint32_t b)
 	struct ibv_sge *sge = &q->rx_sge[(size_t)l * q->rx_list + j];
 	size_t off = rx_off(q, i, q->srq ? b : q->ring ? q->ring_posted[i]++ : 0);
 
-	if (q->ring && s->bench->metric == METRIC_LAT)
-		memset((uint8_t *)q->buf.cpu + off, 0, rx_len(q));
+	if (q->ring)
+		validate_poison_at(s, off);
 	*sge = (struct ibv_sge){ .addr = (uintptr_t)q->buf.addr + off, .length = rx_len(q), .lkey = q->mr->lkey };
 	*wr = (struct ibv_recv_wr){ .wr_id = q->srq ? b : (uint64_t)i, .sg_list = sge, .num_sge = 1, .next = wr + 1 };
 	return q->rx_pend[l] == q->rx_list ? rx_flush(s, l) : 0;
@@ -155,7 +155,7 @@ int rx_one(struct rb_session *s, const struct ibv_wc *wc, bool ends, bool *last)
 	if (q->ring) {
 		uint64_t c = q->ring_done[i]++;
 
-		validate_recv_at(s, i, c, (uint8_t *)q->buf.cpu + rx_off(q, i, q->srq ? b : c));
+		validate_recv_at(s, i, c, rx_off(q, i, q->srq ? b : c));
 	}
 	if (!(ends && *last))
 		return rx_add(s, i, b);

@@ -38,20 +38,19 @@ enum hello_param {
 	P_PERCENTILES, P_COUNTERS, P_THREADS, P_RUN_INF, P_VALIDATE,
 	P_LOAD, P_LOAD_SIZE, P_LOAD_QPS, P_LOAD_COMPARE,
 	P_TX_DEPTH, P_CQ_MOD, P_RX_DEPTH, P_INLINE, P_EVENTS, P_ATOMIC_SAME,
+	/* #36's features, each a block of ids of its own (ids without a row
+	 * are not sent) */
+	P_IMM = 40, P_SRQ, P_RECV_LIST, /* immediate data, SRQ, receive post lists */
+	P_MCG = 60, P_MGID,         /* multicast: -g, -M */
 	P_COUNT                     /* one past the last */
 };
-
-/* #36's features, a block of ids each (never moved, never reused; HELLO
- * carries those that have a PEER row): immediate data and SRQ, 40-49. */
-enum { P_IMM = 40, P_SRQ, P_RECV_LIST, P_ID_END = 64 /* every id is below */ };
 
 /* Both sides run a posting loop at once (-b), or a ping-pong. */
 bool hello_both_post(const struct rb_options *o, const struct rb_bench *b);
 /* Both sides stream (-b): their queues shape each other's traffic. */
 bool hello_both_stream(const struct rb_options *o, const struct rb_bench *b);
 
-/* The benchmark's name and the compared params, ids 1 .. P_COUNT - 1,
- * then those of the later blocks (P_COUNT .. P_ID_END - 1) with a row. */
+/* The benchmark's name and the compared params, ids 1 .. P_COUNT - 1. */
 void hello_params(const struct rb_options *o, const struct rb_bench *b, struct wire_hello *h);
 
 /* The label of a compared param in messages ("size (-s)"); NULL: none. */

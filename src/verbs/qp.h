@@ -18,6 +18,7 @@
 
 #include "cli/bench.h"
 #include "verbs/mem.h"
+#include "verbs/odp.h"
 #include "verbs/placement.h"
 #include "lib/wire.h"
 
@@ -45,6 +46,10 @@ struct rb_qp_attrs {
 struct rb_qps {
 	struct ibv_pd *pd;
 	struct mem_buf buf;               /* its kind: mem.h */
+	/* --bounce: the registered host buffer that buf's bytes are staged
+	 * through, a copy each message (validate.c); empty (ops NULL): none */
+	struct mem_buf bounce;
+	char *dma;                      /* the registered bytes: buf's, or bounce's */
 	struct ibv_mr *mr;
 	struct ibv_comp_channel *chan;
 	struct ibv_cq *send_cq, *recv_cq;
@@ -63,6 +68,10 @@ struct rb_qps {
 	struct wire_qp *local, *remote;
 	enum rb_transport tr;
 	int access;                     /* MR access flags */
+	/* --odp: the device's capabilities, and the buffer's bytes in
+	 * memory once its ODP MR was registered (0: none faulted in yet) */
+	struct odp_caps odp;
+	size_t odp_resident;
 	enum { RO_OFF, RO_REQUESTED, RO_REFUSED } relaxed; /* PCIe relaxed ordering of the MR */
 	struct rb_qp_attrs attrs;       /* QP 0's, read back after connection */
 	unsigned cm_sl;                 /* -R: the SL cm.c gave at RTR */
@@ -102,6 +111,7 @@ struct rb_qps {
 	unsigned *rx_pend;              /* per list: how many wait */
 	uint32_t *rx_free;              /* SRQ: buffers not posted, rx_nfree of them */
 	unsigned rx_nfree;
+	struct rb_mcast *mc;            /* -g (verbs/mcast.h), NULL: off */
 };
 
 /* Per QP i, offsets in the buffer: its send area, its receive area, the
@@ -131,45 +141,46 @@ static inline size_t qps_tx_off(const struct rb_qps *q, int i, uint64_t k)
  * this side sends from and receives into. */
 static inline char *qps_send_area(const struct rb_qps *q, int i)
 {
-	return (char *)q->buf.addr + qps_send_off(q, i);
+	return q->dma + qps_send_off(q, i);
 }
 
 static inline char *qps_recv_area(const struct rb_qps *q, int i)
 {
-	return (char *)q->buf.addr + qps_recv_off(q, i);
+	return q->dma + qps_recv_off(q, i);
 }
 
 static inline char *qps_ring_buf(const struct rb_qps *q, int i, uint64_t n)
 {
-	return (char *)q->buf.addr + qps_ring_off(q, i, n);
+	return q->dma + qps_ring_off(q, i, n);
 }
 
 static inline char *qps_tx_buf(const struct rb_qps *q, int i, uint64_t k)
 {
-	return (char *)q->buf.addr + qps_tx_off(q, i, k);
+	return q->dma + qps_tx_off(q, i, k);
 }
 
 /* The same places for the CPU to load and store: only where the memory
  * kind lets it (mem_cpu_ok(&q->buf), checked once at setup:
- * engine/touch.c); NULL-based otherwise, never a device address. */
+ * engine/touch.c), or on its host copy (--validate: mem.h's stage);
+ * NULL-based otherwise, never a device address. */
 static inline uint8_t *qps_cpu_send_area(const struct rb_qps *q, int i)
 {
-	return (uint8_t *)q->buf.cpu + qps_send_off(q, i);
+	return (uint8_t *)q->buf.view + qps_send_off(q, i);
 }
 
 static inline uint8_t *qps_cpu_recv_area(const struct rb_qps *q, int i)
 {
-	return (uint8_t *)q->buf.cpu + qps_recv_off(q, i);
+	return (uint8_t *)q->buf.view + qps_recv_off(q, i);
 }
 
 static inline uint8_t *qps_cpu_ring_buf(const struct rb_qps *q, int i, uint64_t n)
 {
-	return (uint8_t *)q->buf.cpu + qps_ring_off(q, i, n);
+	return (uint8_t *)q->buf.view + qps_ring_off(q, i, n);
 }
 
 static inline uint8_t *qps_cpu_tx_buf(const struct rb_qps *q, int i, uint64_t k)
 {
-	return (uint8_t *)q->buf.cpu + qps_tx_off(q, i, k);
+	return (uint8_t *)q->buf.view + qps_tx_off(q, i, k);
 }
 
 /* The peer's receive area of QP i (the target of writes, reads, atomics). */

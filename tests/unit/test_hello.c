@@ -127,6 +127,7 @@ static const struct { unsigned id; const char *label; } wire_ids[] = {
 	/* #36: immediate data and SRQ (40-49) */
 	{ 40, "immediate data (--write_with_imm/--send_with_imm)" }, { 41, "shared receive queue (--use_srq)" },
 	{ 42, "receive post list (--recv_post_list)" },
+	{ 60, "multicast (-g/--mcg)" }, { 61, "multicast group (-M/--MGID)" },
 };
 #define N_WIRE_IDS (sizeof(wire_ids) / sizeof(wire_ids[0]))
 
@@ -141,19 +142,19 @@ static const char *fixed_label(unsigned id)
 static void test_wire_ids(void)
 {
 	const struct opt_prog *t = options_table();
-	unsigned seen[P_ID_END] = { 0 };
+	unsigned seen[P_COUNT] = { 0 };
 	int bad = 0;
 
 	is_int(P_VERB, 1, "P_VERB is wire id 1");
 	is_int(P_METRIC, 2, "P_METRIC is wire id 2");
-	is_int(P_COUNT, 30, "29 compared params (ids 1..29)");
+	is_int(P_COUNT, 62, "compared params: ids 1..29, then #36's blocks (multicast: 60, 61)");
 	for (size_t i = 0; i < t->n; i++) {
 		const struct opt_row *r = &t->rows[i];
 		const char *want = r->peer.id ? fixed_label(r->peer.id) : NULL;
 
 		if (!r->peer.id)
 			continue;
-		if (!want || strcmp(want, r->peer.label) || r->peer.id >= P_ID_END || seen[r->peer.id]++) {
+		if (!want || strcmp(want, r->peer.label) || r->peer.id >= P_COUNT || seen[r->peer.id]++) {
 			printf("#   --%s: wire id %u, label '%s' (the fixed list: '%s')\n", r->name, r->peer.id,
 			       r->peer.label, want ? want : "none");
 			bad++;
@@ -166,7 +167,7 @@ static void test_wire_ids(void)
 			printf("#   wire id %u (%s) has no PEER row\n", wire_ids[i].id, wire_ids[i].label);
 			bad++;
 		}
-	ok(!bad, "every fixed wire id (3..29, #36's) is a PEER row (%zu)", N_WIRE_IDS);
+	ok(!bad, "every fixed wire id is a PEER row (%zu)", N_WIRE_IDS);
 }
 
 /* One PEER row's case: the same benchmark and options but one. */
@@ -207,6 +208,9 @@ static const struct peer_case peer_cases[] = {
 	{ 40, "rb_write_bw", { NULL }, { "--write_with_imm", NULL } },
 	{ 41, "rb_send_bw", { NULL }, { "--use_srq", NULL } },
 	{ 42, "rb_send_bw", { NULL }, { "--recv_post_list", "4", NULL } },
+	{ 60, "rb_send_bw", { "-c", "UD", "-s", "1K", NULL }, { "-c", "UD", "-s", "1K", "-g", NULL } },
+	{ 61, "rb_send_bw", { "-c", "UD", "-s", "1K", "-g", NULL }, { "-c", "UD", "-s", "1K", "-g", "-M", "ff0e::7", NULL } },
+	{ 61, "rb_send_lat", { "-c", "UD", "-g", "-M", "239.1.1.1", NULL }, { "-c", "UD", "-g", "-M", "239.1.1.2", NULL } },
 };
 
 static int side_of(const char *bench, const char *const *args, struct wire_hello *h)
@@ -238,7 +242,7 @@ static uint64_t param_of(const struct wire_hello *h, unsigned id)
  * in it alone fails HELLO with a message naming it. */
 static void test_every_peer_row(void)
 {
-	bool covered[P_ID_END] = { false };
+	bool covered[P_COUNT] = { false };
 	size_t ncov = 0;
 
 	for (size_t i = 0; i < sizeof(peer_cases) / sizeof(peer_cases[0]); i++) {

@@ -9,6 +9,7 @@ wire_cases() {
 	echo "write_bw 18701 rb_write_bw -s 8K -n 20"
 	echo "read_lat 18702 rb_read_lat -s 64 -n 20 --warmup 5"
 	echo "loss 18703 rb_write_bw -s 8K -n 50"
-	echo "write_imm 18704 rb_write_bw -s 512 -n 20 --write_with_imm"
-	echo "send_imm 18705 rb_send_bw -s 512 -n 20 -q 2 --send_with_imm"
+	echo "write_imm 18706 rb_write_bw -s 512 -n 20 --write_with_imm"
+	echo "send_imm 18707 rb_send_bw -s 512 -n 20 -q 2 --send_with_imm"
+	echo "mcast 18704 rb_send_bw -c UD -g -q 2 -s 64 -n 200"
 }
