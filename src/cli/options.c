@@ -237,6 +237,8 @@ void options_init_defaults(const struct rb_bench *b, struct rb_options *o)
 	o->transport = TR_RC;
 	o->qp_timeout = 14;
 	o->tclass = -1;
+	o->hop_limit = RB_HOP_LIMIT_DEFAULT;
+	o->retry_count = RB_RETRY_COUNT_DEFAULT;
 	o->timeout_s = 10;
 	o->size = b->defaults.size;
 	o->iters = b->defaults.iters;
@@ -334,6 +336,7 @@ void options_inherit(struct rb_options *load, const struct rb_options *o)
 	load->qp_timeout = o->qp_timeout;
 	load->sl = o->sl;
 	load->tclass = o->tclass;
+	options_inherit_path(load, o);
 	load->timeout_s = o->timeout_s;
 	load->numa_node = o->numa_node;
 	load->no_numa = o->no_numa;

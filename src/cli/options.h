@@ -25,6 +25,10 @@
 #define RB_MAX_THREADS 64
 #define RB_SWEEP_MIN 2
 #define RB_SWEEP_MAX (8u << 20)
+/* the GRH hop limit and RC's retry count when not given (-L, --retry_count) */
+#define RB_HOP_LIMIT_DEFAULT 64
+#define RB_RETRY_COUNT_DEFAULT 7
+#define RB_FLOW_LABEL_MAX 0xFFFFFu
 /* --validate with sends: the most receive buffer memory it may take */
 #define RB_VALIDATE_RX_MAX (UINT64_C(1) << 30)
 
@@ -53,6 +57,15 @@ struct rb_options {
 	bool persistent;
 	bool loopback;              /* --loopback: both sides here (loopback.c) */
 	double timeout_s;           /* peer loss / stall deadline */
+	/* path control (cli/path.c) */
+	uint32_t flow_label[RB_MAX_QPS]; /* --flow_label: QP i gets [i % flow_labels] */
+	unsigned flow_labels;       /* how many given, 0: none (the label 0) */
+	int hop_limit;              /* -L: the GRH hop limit (IPv4: TTL) */
+	bool hop_limit_given;
+	unsigned retry_count;       /* --retry_count: RC's transport retries */
+	bool retry_count_given;
+	double wait_destroy_s;      /* --wait_destroy: before the teardown, 0: none */
+	bool reversed;              /* --reversed: the server (no HOST) takes the client's part */
 	/* run control */
 	uint64_t size;
 	bool size_given;            /* -s given (-a and -s are one or the other) */
@@ -181,6 +194,10 @@ void options_meta(struct out *out, const struct rb_options *o, const struct rb_b
  * measuring test's device, path and placement settings and its --timeout,
  * --verbose and clock, with no warm-up. */
 void options_inherit(struct rb_options *load, const struct rb_options *o);
+/* ... the path control part of it (-L, --flow_label, --retry_count). */
+void options_inherit_path(struct rb_options *load, const struct rb_options *o);
+/* The flow label of QP i (--flow_label round-robin; 0: none given). */
+uint32_t options_flow_label(const struct rb_options *o, int i);
 
 /* perftest's inline default of b's sends/writes on tr (qp.c asks for it). */
 uint32_t options_inline_default(const struct rb_bench *b, enum rb_transport tr);

@@ -49,6 +49,12 @@ static const struct opt_row rows[] = {
 	{ "tclass", 0, OT_INT, "N", F(tclass), R(0, 255), .group = G_CONN, .help = "traffic class 0..255 (with -R: the rdma_cm ToS)" },
 	{ "source-ip", 0, OT_STR, "ADDR", F(source_ip), .parse = opt_parse_ip, .group = G_CONN, .help = "client with -R: bind rdma_cm to this local address" },
 	{ "bind-source-ip", 0, OT_STR, "ADDR", F(source_ip), .parse = opt_parse_ip, .group = G_CONN },
+	/* path control (#36, cli/path.c) */
+	{ "flow-label", 0, OT_CUSTOM, "LIST", F(flow_label), .parse = opt_parse_flow_label, .group = G_CONN, .help = "GRH flow label(s) 0..0xFFFFF, comma-separated: QP i gets the (i mod n)-th (RoCE v2: it picks the source port)", META_FN(470, "flow_labels", "Flow labels", MW_ALWAYS, meta_flow_labels) },
+	{ "hop-limit", 'L', OT_INT, "N", F(hop_limit), R(0, 255), GIVEN(hop_limit_given), .group = G_CONN, .help = "GRH hop limit 0..255 (RoCE v2 over IPv4: the TTL)", .show_def = 1, META_FN(471, "hop_limit", "Hop limit", MW_ALWAYS, meta_hop_limit) },
+	{ "retry-count", 0, OT_UINT, "N", F(retry_count), R(0, 7), GIVEN(retry_count_given), .group = G_CONN, .help = "RC: transport retries 0..7 before a QP fails (with -R: rdma_cm's retry_count)", .show_def = 1, PEER(70, "retry count (--retry_count)"), META_FN(472, "retry_count", "Retry count", MW_ALWAYS, meta_retry_count) },
+	{ "reversed", 0, OT_FLAG, NULL, F(reversed), .group = G_CONN, .help = "swap the parts: the server (no HOST) sends and reports as the client, the client (HOST) receives", PEER(71, "reversed roles (--reversed)"), META_ON(474, "reversed", "Reversed", MW_SET, "yes: the side without HOST took the client's part", NULL) },
+	{ "wait-destroy", 0, OT_SECONDS, "SECONDS", F(wait_destroy_s), R(0, 86400), .group = G_CONN, .help = "after the results, wait SECONDS before destroying the QPs, CQs, MRs and PD", META(473, "wait_destroy_s", "Wait before destroy[s]", MW_SET, 0) },
 	{ "persistent", 0, OT_FLAG, NULL, F(persistent), .group = G_CONN, .help = "server: serve clients one after another" },
 	{ "loopback", 0, OT_FLAG, NULL, F(loopback), .group = G_CONN, .help = "run the server and the client here, in one command" },
 	{ "timeout", 0, OT_SECONDS, "SECONDS", F(timeout_s), R(0.1, 3600), .group = G_CONN, .help = "deadline for a silent peer or a stalled queue", .show_def = 1 },

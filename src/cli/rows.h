@@ -29,6 +29,12 @@ int opt_parse_output(const struct opt_row *r, const char *val, void *dst);
 int opt_parse_counters(const struct opt_row *r, const char *val, void *dst);
 int opt_parse_clock(const struct opt_row *r, const char *val, void *dst);
 int opt_parse_mgid(const struct opt_row *r, const char *val, void *dst);
+/* Path control (path.c): --flow_label's list, the rules, the metadata. */
+int opt_parse_flow_label(const struct opt_row *r, const char *val, void *dst);
+int options_path_check(const struct rb_options *o);
+void meta_flow_labels(struct out *out, const void *o, const struct opt_row *r);
+void meta_hop_limit(struct out *out, const void *o, const struct opt_row *r);
+void meta_retry_count(struct out *out, const void *o, const struct opt_row *r);
 int options_bad_value(const struct opt_row *r, const char *val, int err, const char *expect);
 /* How the benchmarks word a command-line error (opt_prog's error). */
 int options_error(const char *who, enum opt_err kind, const struct opt_row *r, const char *word,

@@ -237,7 +237,7 @@ static int options_check(const struct rb_bench *b, struct rb_options *o)
 		return options_usage_error("-j/--threads %u cannot be combined with %s yet (one row of intervals per thread is not written)",
 				   o->threads, o->interval_s > 0 ? "--interval" : "--run_infinitely");
 	if (interval_check(o) || validate_check(b, o) || load_opts_check(b, o) || gpu_check(b, o) ||
-	    mcast_check(o) || imm_srq_check(b, o))
+	    mcast_check(o) || options_path_check(o) || imm_srq_check(b, o))
 		return -EINVAL;
 	if (pt_output_check(b, o) || memory_check(o))
 		return -EINVAL;

@@ -42,6 +42,7 @@ enum hello_param {
 	 * are not sent) */
 	P_IMM = 40, P_SRQ, P_RECV_LIST, /* immediate data, SRQ, receive post lists */
 	P_MCG = 60, P_MGID,         /* multicast: -g, -M */
+	P_RETRY_COUNT = 70, P_REVERSED,     /* path control: --retry_count, --reversed */
 	P_COUNT                     /* one past the last */
 };
 

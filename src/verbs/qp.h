@@ -38,6 +38,7 @@ struct rb_qp_attrs {
 	int path_mtu;                   /* bytes */
 	unsigned timeout, retry_cnt, rnr_retry, min_rnr_timer;
 	unsigned sl, traffic_class;     /* UD: those of the address handles */
+	unsigned flow_label, hop_limit; /* the GRH's (UD: the address handles') */
 	unsigned sl_given;              /* the SL given at RTR (rxe reports 0) */
 	unsigned max_rd_atomic, max_dest_rd_atomic;
 	uint32_t max_inline;

@@ -128,6 +128,7 @@ static const struct { unsigned id; const char *label; } wire_ids[] = {
 	{ 40, "immediate data (--write_with_imm/--send_with_imm)" }, { 41, "shared receive queue (--use_srq)" },
 	{ 42, "receive post list (--recv_post_list)" },
 	{ 60, "multicast (-g/--mcg)" }, { 61, "multicast group (-M/--MGID)" },
+	{ 70, "retry count (--retry_count)" }, { 71, "reversed roles (--reversed)" },
 };
 #define N_WIRE_IDS (sizeof(wire_ids) / sizeof(wire_ids[0]))
 
@@ -147,7 +148,7 @@ static void test_wire_ids(void)
 
 	is_int(P_VERB, 1, "P_VERB is wire id 1");
 	is_int(P_METRIC, 2, "P_METRIC is wire id 2");
-	is_int(P_COUNT, 62, "compared params: ids 1..29, then #36's blocks (multicast: 60, 61)");
+	is_int(P_COUNT, 72, "compared params: ids 1..29, then #36's blocks (multicast: 60, 61; path control: 70, 71)");
 	for (size_t i = 0; i < t->n; i++) {
 		const struct opt_row *r = &t->rows[i];
 		const char *want = r->peer.id ? fixed_label(r->peer.id) : NULL;
@@ -211,6 +212,8 @@ static const struct peer_case peer_cases[] = {
 	{ 60, "rb_send_bw", { "-c", "UD", "-s", "1K", NULL }, { "-c", "UD", "-s", "1K", "-g", NULL } },
 	{ 61, "rb_send_bw", { "-c", "UD", "-s", "1K", "-g", NULL }, { "-c", "UD", "-s", "1K", "-g", "-M", "ff0e::7", NULL } },
 	{ 61, "rb_send_lat", { "-c", "UD", "-g", "-M", "239.1.1.1", NULL }, { "-c", "UD", "-g", "-M", "239.1.1.2", NULL } },
+	{ 70, "rb_write_bw", { NULL }, { "--retry_count", "3", NULL } },
+	{ 71, "rb_read_bw", { NULL }, { "--reversed", NULL } },
 };
 
 static int side_of(const char *bench, const char *const *args, struct wire_hello *h)

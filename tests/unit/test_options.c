@@ -250,6 +250,10 @@ static int parse_spelt(const char *name, const char *spelt, int has_arg, struct 
 		rc = parse(&full, o, word, "--use-rocm=1", "-R", "-c", "UC", "h", NULL);
 	else if (!strcmp(name, "mcg") || !strcmp(name, "MGID"))	/* multicast: UD, -M with -g */
 		rc = parse(&full, o, word, "-g", "-c", "UD", "h", NULL);
+	else if (!strcmp(name, "reversed"))	/* with -R: a usage error */
+		rc = parse(&full, o, word, "-c", "UC", "h", NULL);
+	else if (!strcmp(name, "retry-count"))	/* RC's: -c UC is a usage error */
+		rc = parse(&full, o, word, "-R", "h", NULL);
 	else if (!strcmp(name, "threads"))	/* -j with -R: a usage error */
 		rc = parse(&full, o, word, "-c", "UC", "h", NULL);
 	else

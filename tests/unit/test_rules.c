@@ -148,7 +148,33 @@ static const struct rule_case refused[] = {
 	  "-Q/--cq-mod 64 is larger than -t/--tx-depth 32 (a completion is requested at least every -t sends): give -Q 32 or less, or a larger -t" }
 };
 
+/* Path control (cli/path.c): the rule and --flow_label's list. */
+static const struct rule_case path_refused[] = {
+	{ "rb_write_bw", "-c UC --retry_count 3",
+	  "--retry_count 3: UC QPs do not retransmit (the retry count is RC's); drop --retry_count or give -c RC" },
+	{ "rb_send_bw", "-c UD --retry_count=0",
+	  "--retry_count 0: UD QPs do not retransmit (the retry count is RC's); drop --retry_count or give -c RC" },
+	{ "rb_write_bw", "--flow_label=1,0x100000",
+	  "--flow-label: 0x100000 is out of range (a flow label 0..0xFFFFF (20 bits; 0x.. hex, 0.. octal), or a comma-separated list of them)" },
+	{ "rb_write_bw", "--flow_label=1,,2",
+	  "--flow-label: '(an empty item)' is not a valid value (expected a flow label 0..0xFFFFF (20 bits; 0x.. hex, 0.. octal), or a comma-separated list of them)" },
+	{ "rb_write_bw", "--flow_label=-1",
+	  "--flow-label: '-1' is not a valid value (expected a flow label 0..0xFFFFF (20 bits; 0x.. hex, 0.. octal), or a comma-separated list of them)" },
+	{ "rb_write_bw", "--flow_label=0x1g",
+	  "--flow-label: '0x1g' is not a valid value (expected a flow label 0..0xFFFFF (20 bits; 0x.. hex, 0.. octal), or a comma-separated list of them)" },
+	{ "rb_write_bw", "-L 256",
+	  "-L/--hop-limit: 256 is out of range (an integer 0..255)" },
+	{ "rb_write_bw", "--reversed -R",
+	  "--reversed cannot be combined with -R/--rdma_cm (its connection follows who was given HOST)" },
+	{ "rb_send_lat", "--reversed --load write_bw",
+	  "--reversed cannot be combined with --load (its connection follows who was given HOST)" },
+	{ "rb_write_bw", "--retry_count 8",
+	  "--retry-count: 8 is out of range (an integer 0..7)" },
+};
+
 static const struct rule_case accepted[] = {
+	{ "rb_write_bw", "-q 4 --flow_label=0x12345,0xabc -L 7 --retry_count 3 -R host", NULL },
+	{ "rb_send_bw", "-c UD -s 1K --flow_label 5 --hop_limit 0 --wait_destroy 0.5 --reversed", NULL },
 	{ "rb_send_bw", "-a", NULL },
 	{ "rb_send_bw", "-D 3 --interval 1", NULL },
 	{ "rb_send_bw", "--interval 1 --min-bw 10Gb/s", NULL },
@@ -184,10 +210,10 @@ static int parse_line(const struct rule_case *k, struct rb_options *o)
 	return b ? options_parse(argc, argv, b, o) : -ENOENT;
 }
 
-static void test_refused(void)
+static void test_refused(const struct rule_case *cases, size_t n)
 {
-	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
-		const struct rule_case *k = &refused[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct rule_case *k = &cases[i];
 		struct rb_options o;
 		int rc = parse_line(k, &o);
 
@@ -205,6 +231,22 @@ static void test_accepted(void)
 
 		is_int(parse_line(&accepted[i], &o), 0, accepted[i].args);
 	}
+}
+
+/* --flow_label: perftest's strtol(.., 0) numbers, round-robin over the QPs. */
+static void test_flow_labels(void)
+{
+	const struct rule_case k = { "rb_write_bw", "-q 5 --flow_label=0x12345,017,9", NULL };
+	struct rb_options o;
+
+	is_int(parse_line(&k, &o), 0, k.args);
+	ok(o.flow_labels == 3 && options_flow_label(&o, 0) == 0x12345 && options_flow_label(&o, 1) == 15 &&
+	   options_flow_label(&o, 2) == 9 && options_flow_label(&o, 3) == 0x12345 && options_flow_label(&o, 4) == 15,
+	   "--flow_label=0x12345,017,9 on 5 QPs: 0x12345, 15, 9, 0x12345, 15 (hex, octal, decimal; round-robin)");
+	ok(o.hop_limit == 64 && !o.hop_limit_given && o.retry_count == 7 && !o.retry_count_given,
+	   "-L and --retry_count not given: 64 and 7");
+	parse_line(&(struct rule_case){ "rb_write_bw", "-q 2", NULL }, &o);
+	ok(o.flow_labels == 0 && options_flow_label(&o, 1) == 0, "no --flow_label: the label 0");
 }
 
 /* The rules hold for options set by code too (a load, a probe). */
@@ -254,8 +296,10 @@ int main(void)
 {
 	log_set_prog("test_rules");
 	test_output_format();
-	test_refused();
+	test_refused(refused, sizeof(refused) / sizeof(refused[0]));
+	test_refused(path_refused, sizeof(path_refused) / sizeof(path_refused[0]));
 	test_accepted();
+	test_flow_labels();
 	test_set_by_code();
 	return tap_done();
 }

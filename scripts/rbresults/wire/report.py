@@ -139,6 +139,11 @@ def human_flow(title, fig, f):
     naks = ', '.join('%s %d' % (k, v) for k, v in fig['naks'].items() if v) or 'none'
     f.write('  retransmitted %d packets (%d PSNs), NAKs: %s, CNPs %d, ECN CE %d\n'
             % (fig['retransmitted_packets'], fig['retransmitted_psns'], naks, fig['cnp'], fig['ecn_ce']))
+    f.write('  UDP source ports %s, TTL/hop limit %s%s\n'
+            % (' '.join('%d' % p for p in fig['udp_source_ports']) or '-',
+               ' '.join('%d' % t for t in fig['ttl']) or '-',
+               ', IPv6 flow labels %s' % ' '.join('0x%x' % x for x in fig['ipv6_flow_labels'])
+               if fig['ipv6_flow_labels'] else ''))
     f.write('  wire efficiency %s (payload / frame bytes), %.6f s\n'
             % (fmt(fig['wire_efficiency'], '%.4f'), fig['duration_s']))
 

@@ -14,7 +14,7 @@
 . "$top_srcdir/tests/integration/lib/two-need.sh"
 rb_wire=$top_builddir/scripts/tools/rb-wire
 [ -x "$rb_wire" ] || rb_wire=$top_srcdir/scripts/tools/rb-wire.in
-wire_names="send_lat write_bw read_lat write_imm send_imm mcast loss"
+wire_names="send_lat write_bw read_lat write_imm send_imm mcast flow_label reversed loss"
 
 # wire_check FILE EXPR...: each Python expression over t (the total), f (the
 # flows), d (the document) must hold; the failing ones become "# " lines.
@@ -146,6 +146,31 @@ else
 			"int(r['mc_received']) + int(r['mc_lost']) == 800" "int(r['mc_recv_min']) >= 200" \
 			"meta['mgid'] == '::ffff:239.2.201.133'" "int(meta['mc_recv_qps']) == 2"
 	tap_ok $? "rb-wire: rb_send_bw -g between the guests: 400 UD SENDs to the group 239.2.201.133 (QPN 0xffffff), guest A's 2 QPs counted against them"
+
+	# --flow_label (both sides): RoCE v2's UDP source port is the kernel's
+	# rdma_get_udp_sport of the QP's label, 0xC000 | (low 14 bits ^ high 6),
+	# computed here on its own: each way, QPs 0 and 2 share one port, 1 and
+	# 3 the other; the TTL is the route's (-L is refused on RoCE)
+	sp="(lambda fl: 0xC000 | ((fl & 0x3FFF) ^ ((fl & 0xFC000) >> 14)))"
+	ports="[p for x in way('%s') for p in x['udp_source_ports']]"
+	want="sorted([$sp(0x12345), $sp(0xABC)] * 2)"
+	wire_run flow_label && wire_check "$RB_WIRE_JSON" "d['status'] == 'complete'" \
+		"list(t['message_sizes']) == ['WRITE'] and list(t['message_sizes']['WRITE']) == ['1024']" \
+		"all(c['match'] for c in d['result_check']['rows'])" \
+		"len(way('192.0.2.2')) == 4 and len(way('192.0.2.1')) == 4" \
+		"sorted($(printf "$ports" 192.0.2.2)) == $want" \
+		"sorted($(printf "$ports" 192.0.2.1)) == $want" \
+		"$sp(0x12345) == 0xE341 and $sp(0xABC) == 0xCABC" "t['ttl'] == [64]"
+	tap_ok $? "rb-wire: rb_write_bw -q 4 --flow_label=0x12345,0xabc: each way one UDP source port per label (0xE341 for QPs 0 and 2, 0xCABC for 1 and 3, rdma_get_udp_sport's), TTL the route's 64"
+	[ -s "$RB_WIRE_JSON" ] && wire_diag "$RB_WIRE_JSON" &&
+		python3 -c "import json,sys; d=json.load(open(sys.argv[1])); [print('# %s -> %s QP %s: ports %s, TTL %s' % (x['src'], x['dst'], x['dest_qp'], x['udp_source_ports'], x['ttl'])) for x in d['flows']]" "$RB_WIRE_JSON"
+
+	# --reversed: guest B connects (HOST given) but guest A, the server, writes
+	wire_run reversed && wire_check "$RB_WIRE_JSON" "d['status'] == 'complete'" \
+		"[x['message_sizes'] for x in way('192.0.2.1')] == [{'WRITE': {'1024': 20}}]" \
+		"ops(t, 'RC RDMA WRITE Only') - t['retransmitted_packets'] == 20" \
+		"all(ops(x, 'RC RDMA WRITE Only') == 0 and x['acks'] == 0 for x in way('192.0.2.2'))"
+	tap_ok $? "rb-wire: rb_write_bw --reversed, the client in guest B: the 20 writes go from the server (guest A) to B, B only acknowledges"
 	[ -s "$RB_WIRE_JSON" ] && wire_diag "$RB_WIRE_JSON"
 
 	if wire_loss_on; then
