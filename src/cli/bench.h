@@ -33,6 +33,9 @@ enum rb_feature {
 	FEAT_BANDWIDTH = 1 << 11,   /* --report-gbits */
 	FEAT_THREADS = 1 << 12,     /* -j, --thread-rows: bandwidth tests */
 	FEAT_VALIDATE = 1 << 13,    /* --validate: all but atomic_lat (its results are always checked) */
+	FEAT_WRITE_IMM = 1 << 14,   /* --write_with_imm: the write tests */
+	FEAT_SEND_VERB = 1 << 15,   /* --send_with_imm, --use_srq: the send tests */
+	FEAT_RECV_LIST = 1 << 16,   /* --recv_post_list: send_bw, write_bw (with --write_with_imm) */
 	FEAT_MCG = 1 << 20,         /* -g, -M: multicast UD, the send tests */
 };
 

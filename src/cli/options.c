@@ -48,7 +48,9 @@ unsigned options_features(const struct rb_bench *b)
 {
 	return b->features | (b->metric == METRIC_LAT ? FEAT_LATENCY : FEAT_BANDWIDTH | FEAT_THREADS) |
 	       (b->verb != VERB_ATOMIC ? FEAT_SIZE : 0) | (b->verb == VERB_SEND ? FEAT_RX_DEPTH | FEAT_MCG : 0) |
-	       (b->verb != VERB_ATOMIC || b->metric == METRIC_BW ? FEAT_VALIDATE : 0);
+	       (b->verb != VERB_ATOMIC || b->metric == METRIC_BW ? FEAT_VALIDATE : 0) |
+	       (b->verb == VERB_WRITE ? FEAT_WRITE_IMM : 0) | (b->verb == VERB_SEND ? FEAT_SEND_VERB : 0) |
+	       ((b->verb == VERB_SEND || b->verb == VERB_WRITE) && b->metric == METRIC_BW ? FEAT_RECV_LIST : 0);
 }
 
 int options_usage_error(const char *fmt, ...)

@@ -96,6 +96,12 @@ struct rb_options {
 	enum rb_atomic_op atomic_op;
 	bool atomic_same_address;   /* --atomic-same-address: one word per QP */
 	bool validate;              /* --validate: check every message's payload */
+	/* --write_with_imm (write tests), --send_with_imm (send tests): the
+	 * verb with immediate data, each QP's message sequence, checked by the
+	 * receiver (engine/recv.c) */
+	bool imm;
+	bool use_srq;               /* --use_srq: one shared receive queue for a side's QPs (send tests) */
+	unsigned recv_post_list;    /* --recv_post_list: receives posted N per call; 0: not given (1) */
 	/* --load, --load-size, --load-qps, --load-compare (load.h) */
 	struct load_ask load;
 	enum load_bench load_bench; /* LOAD_NONE: no load */

@@ -199,3 +199,10 @@ const char *peer_text_rate(uint64_t v, char *buf, size_t len)
 	snprintf(buf, len, "%g", (double)v / 1000);
 	return buf;
 }
+
+/* A flag compared as it is (PK_VALUE: 0 or 1). */
+const char *peer_text_flag(uint64_t v, char *buf, size_t len)
+{
+	(void)buf, (void)len;
+	return v ? "on" : "off";
+}

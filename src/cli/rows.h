@@ -69,6 +69,7 @@ const char *peer_text_list(uint64_t v, char *buf, size_t len);
 const char *peer_text_given(uint64_t v, char *buf, size_t len);
 const char *peer_text_inline(uint64_t v, char *buf, size_t len);
 const char *peer_text_onoff(uint64_t v, char *buf, size_t len);
+const char *peer_text_flag(uint64_t v, char *buf, size_t len);
 const char *peer_text_mgid(uint64_t v, char *buf, size_t len);
 const char *peer_text_rate(uint64_t v, char *buf, size_t len);
 

@@ -58,6 +58,36 @@ static int validate_check(const struct rb_bench *b, const struct rb_options *o)
 	return 0;
 }
 
+/*
+ * --write_with_imm, --use_srq, --recv_post_list (#36).  The target of
+ * immediate writes receives a message per write: -b would need both sides
+ * to post and receive (not yet).  The write ping-pong with immediate data
+ * waits for its receives, not for the byte its --validate check needs.
+ * A receive post list longer than the receive queue would hold receives
+ * back that the sender needs.
+ */
+static int imm_srq_check(const struct rb_bench *b, struct rb_options *o)
+{
+	/* the write tests take no -r: their target's receives, perftest's
+	 * DEF_RX_SEND (bandwidth), the send ping-pong's (latency) */
+	if (b->verb == VERB_WRITE && o->imm)
+		o->rx_depth = b->metric == METRIC_BW ? 512 : 2;
+	if (b->verb == VERB_WRITE && o->imm && o->bidir)
+		return options_usage_error("--write_with_imm cannot be combined with -b/--bidirectional yet (the target would send and receive at once): drop one");
+	if (b->verb == VERB_WRITE && o->imm && o->validate && b->metric == METRIC_LAT)
+		return options_usage_error("--write_with_imm cannot be combined with --validate on %s yet (the ping-pong waits for receives, not for the payload): drop one", b->name);
+	if (b->verb == VERB_WRITE && o->recv_post_list && !o->imm)
+		return options_usage_error("--recv_post_list posts receives, which %s's target has only with --write_with_imm: give it, or drop --recv_post_list", b->name);
+	if (o->mcg && (o->use_srq || o->imm || o->recv_post_list))
+		return options_usage_error("-g/--mcg cannot be combined with %s yet (the multicast receiver counts its QPs its own way)",
+				   o->use_srq ? "--use_srq" : o->imm ? "--send_with_imm" : "--recv_post_list");
+	if (o->recv_post_list > o->rx_depth)
+		return options_usage_error("--recv_post_list %u is larger than -r/--rx-depth %u (%s): give -r %u or more",
+				   o->recv_post_list, o->rx_depth, o->use_srq ? "the shared queue's depth" : "each QP's receive queue",
+				   o->recv_post_list);
+	return 0;
+}
+
 /* GPU memory (#37): one GPU kind, its dma-buf with it, not with huge pages. */
 static int gpu_check(const struct rb_bench *b, const struct rb_options *o)
 {
@@ -207,7 +237,7 @@ static int options_check(const struct rb_bench *b, struct rb_options *o)
 		return options_usage_error("-j/--threads %u cannot be combined with %s yet (one row of intervals per thread is not written)",
 				   o->threads, o->interval_s > 0 ? "--interval" : "--run_infinitely");
 	if (interval_check(o) || validate_check(b, o) || load_opts_check(b, o) || gpu_check(b, o) ||
-	    mcast_check(o) || options_path_check(o))
+	    mcast_check(o) || options_path_check(o) || imm_srq_check(b, o))
 		return -EINVAL;
 	if (pt_output_check(b, o) || memory_check(o))
 		return -EINVAL;

@@ -49,10 +49,10 @@ static rb_loop_fn pick_loop(const struct rb_session *s)
 	const struct rb_bench *b = s->bench;
 
 	if (s->opt->bidir)
-		return s->is_client ? b->client_bidir : b->server_bidir;
+		return loop_pick(s, s->is_client ? b->client_bidir : b->server_bidir);
 	if (s->conn.q.mc && s->conn.q.mc->receiving && b->server == loop_bw_recv && !s->is_client)
 		return loop_bw_recv_mc;     /* -g: each receiving QP counted */
-	return s->is_client ? b->client : b->server;
+	return loop_pick(s, s->is_client ? b->client : b->server);
 }
 
 /* The measuring loops of a size: the session itself, or (-j) its threads. */

@@ -25,7 +25,7 @@ enum bw_mode { BW_RING, BW_LISTS, BW_LISTS_V, BW_ONES_RING, BW_ONES, BW_ONES_V }
 
 static enum bw_mode bw_mode_of(const struct rb_session *s, const struct post_set *p)
 {
-	bool v = s->conn.q.tx_ring != 0;    /* --validate: never with a ring */
+	bool v = p->stamp;    /* --validate or immediates: never with a ring */
 
 	if (p->list > 1)
 		return p->sig_last ? BW_RING : v ? BW_LISTS_V : BW_LISTS;
@@ -65,7 +65,7 @@ bw_post_all(struct rb_session *s, struct post_set *p, struct bw_state *b, enum b
  * receives are re-posted while the sends go out. */
 static int bw_post_each(struct rb_session *s, struct post_set *p, struct bw_state *b)
 {
-	bool v = s->conn.q.tx_ring != 0;
+	bool v = p->stamp;
 	int n = 0;
 
 	for (int i = 0; i < s->conn.q.n && n >= 0; i++)

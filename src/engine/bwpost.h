@@ -210,7 +210,7 @@ bw_one_post(struct rb_session *s, struct bw_one *o, uint64_t k, bool v, bool rin
 	if (!ring) {
 		wr_cycle_set(&o->cy, wr, k);
 		if (v)
-			validate_stamp(s, o->i, wr, k);
+			wr_stamp(s, o->i, wr, k);
 		test_delay(s);
 	}
 	err = o->post_send(o->qp, wr, &bad);

@@ -9,12 +9,14 @@
 
 #include "config.h"
 
+#include <endian.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "lib/clock.h"
+#include "lib/testfault.h"
 #include "engine/loops.h"
 #include "engine/postsched.h"
 
@@ -195,6 +197,8 @@ struct post_set {
 	uint64_t slots, stride, slot_mask;
 	bool cas;                   /* compare-and-swap operands per WR */
 	bool remote;                /* a remote address per WR (RDMA and atomics, not UD) */
+	bool stamp;                 /* each WR stamped as it is posted (wr_stamp): --validate's
+				     * payload, the immediate's sequence number */
 	unsigned *sig;              /* bw_post_batch: the signalled WRs of a post */
 	/*
 	 * A ring (post lists; -l 1 too in the bandwidth loops): every QP's
@@ -366,9 +370,11 @@ struct recv_state {
 };
 
 int recv_post(struct rb_session *s, int i);
-int recv_post_ring(struct rb_session *s, int i);
 int recv_again(struct rb_session *s, bool more);
-int recv_again_checked(struct rb_session *s, bool more);
+/* The general receive path (rxq.c, qp.h's rx_general). */
+int rx_prepare(struct rb_session *s);
+int rx_one(struct rb_session *s, const struct ibv_wc *wc, bool ends, bool *last);
+int rx_complete(struct rb_session *s, struct recv_state *r, const struct ibv_wc *wc, int n);
 int recv_reap(struct rb_session *s, struct recv_state *r, struct watch *w, bool may_sleep);
 int recv_drain(struct rb_session *s, struct recv_state *r);
 
@@ -383,9 +389,36 @@ struct rb_validate {
 
 int validate_prepare(struct rb_session *s);
 void validate_stamp(struct rb_session *s, int i, struct ibv_send_wr *wr, uint64_t k);
-void validate_recv(struct rb_session *s, int i, uint64_t c);
-void validate_poison_recv(struct rb_session *s, int i);
+void validate_recv_at(struct rb_session *s, int i, uint64_t c, size_t off);
+void validate_poison_at(struct rb_session *s, size_t off);
 void validate_reads(struct rb_session *s, int i, uint64_t k, uint64_t n);
 void validate_done(struct rb_session *s, int i, uint64_t k, uint64_t n);
+
+/*
+ * Immediate data (--write_with_imm, --send_with_imm): the k-th message of
+ * a QP carries k's low 31 bits, big-endian as verbs sends it; a ping-pong's
+ * last message has the top bit set too (the end, as a plain send
+ * ping-pong's SEND_WITH_IMM).  The receiver checks each (recv.c).
+ */
+#define RB_IMM_SEQ 0x7fffffffu
+#define RB_IMM_LAST 0x80000000u
+
+/* The faults build's "imm-skip": QP 0's WR 3 carries 4 (a lost one). */
+static inline uint32_t imm_of(int i, uint64_t k)
+{
+	if (i == 0 && k == 3 && test_fault("imm-skip"))
+		k++;
+	return htobe32((uint32_t)k & RB_IMM_SEQ);
+}
+
+/* A WR of a stamping post set (p->stamp), about to be posted as operation
+ * k of QP i: --validate's payload, the immediate.  A copy of the loops
+ * runs it (their v), so that a loop without either pays nothing. */
+static inline void wr_stamp(struct rb_session *s, int i, struct ibv_send_wr *wr, uint64_t k)
+{
+	if (s->conn.q.tx_ring)
+		validate_stamp(s, i, wr, k);
+	wr->imm_data = imm_of(i, k);
+}
 
 #endif

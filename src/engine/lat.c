@@ -197,7 +197,6 @@ int loop_lat_send_ping(struct rb_session *s, struct rb_measure *m)
 	struct ibv_wc wc;
 	struct watch w;
 	bool last = false;
-	int (*again)(struct rb_session *, bool) = s->conn.q.ring ? recv_again_checked : recv_again;
 	int err = post_set_init(&p, s, 1, false);
 
 	lat_watch_init(&w, s, "send ping-pong");
@@ -212,7 +211,7 @@ int loop_lat_send_ping(struct rb_session *s, struct rb_measure *m)
 			err = wait_cq(s, s->conn.q.recv_cq, &wc, &w, "receive");
 		if (!err) {
 			test_repost_delay(s);
-			err = again(s, !last);
+			err = recv_again(s, !last);
 		}
 		if (!err)
 			err = wait_cq(s, s->conn.q.send_cq, &wc, &w, "send");
@@ -230,7 +229,6 @@ int loop_lat_send_pong(struct rb_session *s, struct rb_measure *m)
 	struct ibv_wc wc;
 	struct watch w;
 	bool last = false;
-	int (*again)(struct rb_session *, bool) = s->conn.q.ring ? recv_again_checked : recv_again;
 	int err = post_set_init(&p, s, 1, false);
 
 	(void)m;
@@ -242,9 +240,84 @@ int loop_lat_send_pong(struct rb_session *s, struct rb_measure *m)
 		last = wc.wc_flags & IBV_WC_WITH_IMM;
 		err = lat_post_one(s, &p, false);
 		if (!err)
-			err = again(s, !last);
+			err = recv_again(s, !last);
 		if (!err)
 			err = wait_cq(s, s->conn.q.send_cq, &wc, &w, "send");
+	}
+	post_set_free(&p);
+	return loop_end(err, m);
+}
+
+/*
+ * The ping-pongs on the general receive path (qp.h's rx_general: immediate
+ * data, an SRQ, --validate's receive buffers), for sends and for writes
+ * with immediate data (whose target waits for its receive as a send's
+ * does, not for a byte): rx_one checks each message and re-posts.  With
+ * immediate data the k-th message of each side carries k, the last one
+ * the end bit too, which the pong echoes; without, the last is a
+ * SEND_WITH_IMM both ways.
+ */
+static int lat_post_rx(struct rb_session *s, struct post_set *p, uint64_t k, bool last)
+{
+	if (s->conn.q.imm)
+		p->wr[0].imm_data = imm_of(0, k) | (last ? htobe32(RB_IMM_LAST) : 0);
+	return lat_post_one(s, p, last);
+}
+
+int loop_lat_rx_ping(struct rb_session *s, struct rb_measure *m)
+{
+	const char *what = verb_name(s->bench->verb);
+	const volatile sig_atomic_t *stop = s->stop;
+	struct post_set p;
+	struct lat_run l;
+	struct ibv_wc wc;
+	struct watch w;
+	bool last = false, echo;
+	int err = post_set_init(&p, s, 1, false);
+
+	lat_watch_init(&w, s, "ping-pong");
+	lat_run_init(&l, s, m);
+	if (!err)
+		err = ivl_init(&l.iv, s);
+	for (; !err && !last; l.k++) {
+		last = lat_is_last(s, &l, stop);
+		l.t0 = clock_now_ns();
+		err = lat_post_rx(s, &p, l.k, last);
+		if (!err)
+			err = wait_cq(s, s->conn.q.recv_cq, &wc, &w, "receive");
+		if (!err) {
+			test_repost_delay(s);
+			err = rx_one(s, &wc, true, &echo);
+		}
+		if (!err)
+			err = wait_cq(s, s->conn.q.send_cq, &wc, &w, what);
+		if (!err)
+			lat_record(s, &l, m, clock_now_ns());
+	}
+	lat_finish(s, &l, m);
+	post_set_free(&p);
+	return loop_end(err, m);
+}
+
+int loop_lat_rx_pong(struct rb_session *s, struct rb_measure *m)
+{
+	const char *what = verb_name(s->bench->verb);
+	struct post_set p;
+	struct ibv_wc wc;
+	struct watch w;
+	bool last = false;
+	int err = post_set_init(&p, s, 1, false);
+
+	(void)m;
+	lat_watch_init(&w, s, "ping-pong");
+	for (uint64_t k = 0; !err && !last; k++) {
+		err = wait_cq(s, s->conn.q.recv_cq, &wc, &w, "receive");
+		if (!err)
+			err = rx_one(s, &wc, true, &last);
+		if (!err)
+			err = lat_post_rx(s, &p, k, last);
+		if (!err)
+			err = wait_cq(s, s->conn.q.send_cq, &wc, &w, what);
 	}
 	post_set_free(&p);
 	return loop_end(err, m);

@@ -31,6 +31,14 @@ int loop_passive(struct rb_session *s, struct rb_measure *m);
 /* Latency: send ping-pong, the side that pings (client) and answers. */
 int loop_lat_send_ping(struct rb_session *s, struct rb_measure *m);
 int loop_lat_send_pong(struct rb_session *s, struct rb_measure *m);
+/* Latency: send ping-pong, or write with immediate data, on the general
+ * receive path (immediate data, --use_srq, --validate's buffers). */
+int loop_lat_rx_ping(struct rb_session *s, struct rb_measure *m);
+int loop_lat_rx_pong(struct rb_session *s, struct rb_measure *m);
+/* The loop a session runs in place of the benchmark's own f: the general
+ * receive path's, or the receiver of immediate writes (loop_bw_recv in
+ * place of loop_passive).  Chosen once per size, never per message. */
+rb_loop_fn loop_pick(const struct rb_session *s, rb_loop_fn f);
 /* Latency: RDMA write ping-pong (each side polls its buffer). */
 int loop_lat_write_ping(struct rb_session *s, struct rb_measure *m);
 int loop_lat_write_pong(struct rb_session *s, struct rb_measure *m);

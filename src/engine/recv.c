@@ -30,44 +30,16 @@ int recv_post(struct rb_session *s, int i)
 	return check_post(err, s, "ibv_post_recv");
 }
 
-/* --validate: QP i's next receive into a buffer of its own (qp.h's ring). */
-int recv_post_ring(struct rb_session *s, int i)
-{
-	validate_poison_recv(s, i);
-	struct ibv_sge sge = {
-		.addr = (uintptr_t)qps_ring_buf(&s->conn.q, i, s->conn.q.ring_posted[i]),
-		.length = (uint32_t)s->conn.q.max_size + (s->conn.q.tr == TR_UD ? RB_UD_GRH : 0),
-		.lkey = s->conn.q.mr->lkey,
-	};
-	struct ibv_recv_wr wr = { .wr_id = (uint64_t)i, .sg_list = &sge, .num_sge = 1 }, *bad;
-	int err = test_fault("no-recv") ? 0 : ibv_post_recv(s->conn.q.qp[i], &wr, &bad);
-
-	if (!err) {
-		s->run.recvs_outstanding++;
-		s->conn.q.ring_posted[i]++;
-	}
-	return check_post(err, s, "ibv_post_recv");
-}
-
-/*
- * After a latency loop's receive on QP 0: (more) a receive for the next
- * message.  With --validate, the message just received is checked first and
- * the receive goes into the ring.  The loop picks one before it starts.
- */
+/* After a latency loop's receive on QP 0: (more) a receive for the next
+ * message.  (The general path's loops, rxq.c, check and re-post their own.) */
 int recv_again(struct rb_session *s, bool more)
 {
 	return more ? recv_post(s, 0) : 0;
 }
 
-int recv_again_checked(struct rb_session *s, bool more)
-{
-	validate_recv(s, 0, s->conn.q.ring_done[0]++);
-	return more ? recv_post_ring(s, 0) : 0;
-}
-
 static bool side_receives(const struct rb_session *s)
 {
-	if (s->bench->verb != VERB_SEND)
+	if (s->bench->verb != VERB_SEND && !(s->bench->verb == VERB_WRITE && s->opt->imm))
 		return false;
 	return s->bench->metric == METRIC_LAT || s->opt->bidir || !s->is_client;
 }
@@ -93,9 +65,11 @@ int loop_prepare(struct rb_session *s)
 	}
 	if (!side_receives(s))
 		return 0;
+	if (s->conn.q.rx_general)
+		return rx_prepare(s);
 	while (s->run.recvs_outstanding < s->opt->rx_depth * (unsigned)s->conn.q.n) {
 		int i = (int)(s->run.recvs_outstanding % (unsigned)s->conn.q.n);
-		int err = s->conn.q.ring ? recv_post_ring(s, i) : recv_post(s, i);
+		int err = recv_post(s, i);
 
 		if (err)
 			return err;
@@ -115,7 +89,6 @@ static int recv_complete(struct rb_session *s, struct recv_state *r, const struc
 {
 	int err;
 
-	recv_stamp(r);
 	for (int k = 0; k < n; k++) {
 		if (wc_check(s, &wc[k], "receive"))
 			return -EIO;
@@ -128,34 +101,12 @@ static int recv_complete(struct rb_session *s, struct recv_state *r, const struc
 	return 0;
 }
 
-/* recv_complete with --validate: each message is checked in its own
- * buffer before a receive goes there again. */
-static int recv_complete_checked(struct rb_session *s, struct recv_state *r,
-				 const struct ibv_wc *wc, int n)
-{
-	int err;
-
-	recv_stamp(r);
-	for (int k = 0; k < n; k++) {
-		int i = (int)wc[k].wr_id;
-
-		if (wc_check(s, &wc[k], "receive"))
-			return -EIO;
-		validate_recv(s, i, s->conn.q.ring_done[i]++);
-		r->total++;
-		s->run.recvs_outstanding--;
-		err = recv_post_ring(s, i);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-/* Once per poll, not per message: the check's branch. */
+/* Once per poll, not per message: the general path's branch (rxq.c). */
 static int recv_complete_any(struct rb_session *s, struct recv_state *r, const struct ibv_wc *wc,
 			     int n)
 {
-	return s->conn.q.ring ? recv_complete_checked(s, r, wc, n) : recv_complete(s, r, wc, n);
+	recv_stamp(r);
+	return s->conn.q.rx_general ? rx_complete(s, r, wc, n) : recv_complete(s, r, wc, n);
 }
 
 int recv_reap(struct rb_session *s, struct recv_state *r, struct watch *w, bool may_sleep)

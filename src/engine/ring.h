@@ -32,7 +32,7 @@ static inline void bw_ring_step(struct post_set *p, int i, struct ibv_send_wr *f
 	p->at[i] = next == &p->wr[(size_t)(i + 1) * p->ring] ? &p->wr[(size_t)i * p->ring] : next;
 }
 
-/* Without a ring: each WR's operands (its addresses; --validate's payload). */
+/* Without a ring: each WR's operands (its addresses; --validate's payload, the immediate). */
 static inline __attribute__((always_inline)) void
 bw_set_operands(struct rb_session *s, const struct post_set *p, int i, struct ibv_send_wr *first,
 		unsigned k, uint64_t posted, bool v)
@@ -42,7 +42,7 @@ bw_set_operands(struct rb_session *s, const struct post_set *p, int i, struct ib
 	for (unsigned j = 0; j < k; j++) {
 		wr_cycle_set(&cy, &first[j], posted + j);
 		if (v)
-			validate_stamp(s, i, &first[j], posted + j);
+			wr_stamp(s, i, &first[j], posted + j);
 		test_delay(s);
 	}
 }

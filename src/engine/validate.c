@@ -272,26 +272,29 @@ static uint64_t recv_want(struct rb_session *s, int i, uint64_t c, const uint8_t
 	return tag;
 }
 
-/* Receive c (from 0) of QP i, in its ring buffer. */
-void validate_recv(struct rb_session *s, int i, uint64_t c)
+/* Receive c (from 0) of QP i, in the ring buffer at off (rxq.c): brought
+ * in from the device's memory (--bounce), then checked (--validate). */
+void validate_recv_at(struct rb_session *s, int i, uint64_t c, size_t off)
 {
+	size_t len = s->run.size + (s->conn.q.tr == TR_UD ? RB_UD_GRH : 0);
 	const uint8_t *buf;
 
-	bounce_in(s, qps_ring_off(&s->conn.q, i, c), s->run.size + (s->conn.q.tr == TR_UD ? RB_UD_GRH : 0));
+	bounce_in(s, off, len);
 	if (!s->opt->validate)
 		return;
-	buf = qps_cpu_ring_buf(&s->conn.q, i, c);
-	vpull(s, buf, s->run.size + (s->conn.q.tr == TR_UD ? RB_UD_GRH : 0));
+	buf = (const uint8_t *)s->conn.q.buf.cpu + off;
+	vpull(s, buf, len);
 	if (s->conn.q.tr == TR_UD)
 		buf += RB_UD_GRH;
 	validate_note(s, i, c, pattern_check(buf, s->run.size, (uint32_t)i, recv_want(s, i, c, buf)));
 }
 
-/* A ping-pong's receive buffer before it is posted again: zeroed, so that
- * a receive that brought nothing (its one payload is fixed) shows. */
-void validate_poison_recv(struct rb_session *s, int i)
+/* A ping-pong's receive buffer (at off) before it is posted again:
+ * zeroed, so that a receive that brought nothing (its one payload is
+ * fixed) shows. */
+void validate_poison_at(struct rb_session *s, size_t off)
 {
-	uint8_t *buf = qps_cpu_ring_buf(&s->conn.q, i, s->conn.q.ring_posted[i]);
+	uint8_t *buf = (uint8_t *)s->conn.q.buf.cpu + off;
 
 	if (s->bench->metric == METRIC_LAT) {
 		memset(buf, 0, s->run.size + RB_UD_GRH);

@@ -72,14 +72,14 @@ int post_fail(int err, const struct rb_session *s, const char *call)
 static enum ibv_wr_opcode verb_opcode(const struct rb_session *s)
 {
 	switch (s->bench->verb) {
-	case VERB_WRITE: return IBV_WR_RDMA_WRITE;
+	case VERB_WRITE: return s->opt->imm ? IBV_WR_RDMA_WRITE_WITH_IMM : IBV_WR_RDMA_WRITE;
 	case VERB_READ: return IBV_WR_RDMA_READ;
 	case VERB_ATOMIC:
 		return s->opt->atomic_op == ATOMIC_CMP_SWAP ? IBV_WR_ATOMIC_CMP_AND_SWP
 							    : IBV_WR_ATOMIC_FETCH_AND_ADD;
 	case VERB_SEND: break;
 	}
-	return IBV_WR_SEND;
+	return s->opt->imm ? IBV_WR_SEND_WITH_IMM : IBV_WR_SEND;
 }
 
 static void post_fill(const struct rb_session *s, int i, struct ibv_send_wr *wr, struct ibv_sge *sge)
@@ -133,7 +133,7 @@ static uint64_t ring_length(const struct post_set *p, const struct rb_session *s
 {
 	uint64_t r = p->slots / gcd_u64(p->slots, list) * list;
 
-	if ((list < 2 && !ring) || p->cas || s->conn.q.tx_ring || s->conn.q.n < 1)
+	if ((list < 2 && !ring) || p->cas || p->stamp || s->conn.q.tx_ring || s->conn.q.n < 1)
 		return 0;
 #ifdef RB_TEST_DELAY
 	if (s->test.delay_ns)
@@ -176,6 +176,7 @@ int post_set_init(struct post_set *p, const struct rb_session *s, unsigned list,
 	p->stride = loop_addr_stride(s);
 	p->slot_mask = (p->slots & (p->slots - 1)) ? 0 : p->slots - 1;
 	p->cas = s->bench->verb == VERB_ATOMIC && s->opt->atomic_op == ATOMIC_CMP_SWAP;
+	p->stamp = s->conn.q.tx_ring || s->opt->imm;
 	p->remote = s->bench->verb != VERB_SEND && s->conn.q.tr != TR_UD;
 	p->ring = ring_length(p, s, list, ring);
 	p->fixed = p->ring != 0;

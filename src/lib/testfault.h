@@ -12,6 +12,8 @@
  *   stale     --validate's bandwidth loops: every WR of QP 0 after the
  *             first is posted with length 0 (it moves nothing, and
  *             completes as any other).
+ *   imm-skip  immediate data (--write_with_imm, --send_with_imm): QP 0's
+ *             fourth message carries sequence number 4, not 3 (one lost).
  */
 #ifndef RB_TESTFAULT_H
 #define RB_TESTFAULT_H

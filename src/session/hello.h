@@ -40,6 +40,7 @@ enum hello_param {
 	P_TX_DEPTH, P_CQ_MOD, P_RX_DEPTH, P_INLINE, P_EVENTS, P_ATOMIC_SAME,
 	/* #36's features, each a block of ids of its own (ids without a row
 	 * are not sent) */
+	P_IMM = 40, P_SRQ, P_RECV_LIST, /* immediate data, SRQ, receive post lists */
 	P_RATE_LIMIT = 50, P_RATE_UNITS, P_RATE_TYPE, P_BURST_SIZE, P_LATENCY_GAP,   /* pacing */
 	P_MCG = 60, P_MGID,         /* multicast: -g, -M */
 	P_RETRY_COUNT = 70, P_REVERSED,     /* path control: --retry_count, --reversed */

@@ -38,9 +38,10 @@ void qps_init_attr(const struct rb_qps *q, const struct rb_options *o,
 	attr->recv_cq = q->recv_cq;
 	attr->qp_type = qp_type_for(q->tr);
 	attr->cap.max_send_wr = o->tx_depth;
-	attr->cap.max_recv_wr = o->rx_depth;
+	attr->cap.max_recv_wr = q->srq ? 0 : o->rx_depth;
 	attr->cap.max_send_sge = 1;
-	attr->cap.max_recv_sge = 1;
+	attr->cap.max_recv_sge = q->srq ? 0 : 1;
+	attr->srq = q->srq;
 	attr->cap.max_inline_data = q->inline_ask;
 	attr->sq_sig_all = 0;
 }
@@ -244,6 +245,53 @@ static int qps_create_cqs(struct rb_qps *q, struct ibv_context *ctx, const struc
 	return 0;
 }
 
+/* --use_srq: one receive queue, -r deep, for every QP of the session. */
+static int qps_create_srq(struct rb_qps *q, const struct rb_options *o)
+{
+	struct ibv_srq_init_attr a = { .attr = { .max_wr = o->rx_depth, .max_sge = 1 } };
+
+	q->srq = ibv_create_srq(q->pd, &a);
+	if (q->srq)
+		return 0;
+	log_err("ibv_create_srq (--use_srq, %u receives deep: -r) failed: %s", o->rx_depth, strerror(errno));
+	return errno ? -errno : -EIO;
+}
+
+int qps_index_of(const struct rb_qps *q, uint32_t qpn)
+{
+	int64_t guess = (int64_t)qpn - (int64_t)q->qp[0]->qp_num;
+
+	if (guess >= 0 && guess < q->n && q->qp[guess]->qp_num == qpn)
+		return (int)guess;
+	for (int i = 0; i < q->n; i++)
+		if (q->qp[i]->qp_num == qpn)
+			return i;
+	return -1;
+}
+
+/* The engine's general receive path (qp.h): whether it runs, its arrays. */
+static int qps_rx_arrays(struct rb_qps *q, const struct rb_bench *b, const struct rb_options *o)
+{
+	unsigned lists = o->use_srq ? 1 : (unsigned)q->n;
+
+	q->imm = o->imm;
+	q->rx_list = o->recv_post_list ? o->recv_post_list : 1;
+	q->rx_depth = o->rx_depth;
+	q->rx_general = o->imm || o->use_srq || q->rx_list > 1 || q->ring;
+	if (!q->rx_general)
+		return 0;
+	q->imm_next = calloc((size_t)q->n, sizeof(*q->imm_next));
+	q->rx_wr = calloc((size_t)lists * q->rx_list, sizeof(*q->rx_wr));
+	q->rx_sge = calloc((size_t)lists * q->rx_list, sizeof(*q->rx_sge));
+	q->rx_pend = calloc(lists, sizeof(*q->rx_pend));
+	q->rx_free = calloc(o->use_srq ? o->rx_depth : 1, sizeof(*q->rx_free));
+	if (!q->imm_next || !q->rx_wr || !q->rx_sge || !q->rx_pend || !q->rx_free)
+		return -ENOMEM;
+	for (unsigned i = 0; o->use_srq && i < o->rx_depth; i++)
+		q->rx_free[q->rx_nfree++] = o->rx_depth - 1 - i;
+	return 0;
+}
+
 static size_t max_size_area(size_t max_size)
 {
 	return ALIGN_UP(max_size + RB_UD_GRH, RB_CYCLE_BYTES);
@@ -278,7 +326,8 @@ static void qps_layout(struct rb_qps *q, const struct rb_bench *b, const struct 
 
 	q->ring_stride = ALIGN_UP(q->max_size + RB_UD_GRH, o->odp ? RB_CYCLE_BYTES : RB_LINE_BYTES);
 	if ((o->validate || o->bounce) && b->verb == VERB_SEND) {
-		q->ring = o->rx_depth;
+		/* SRQ: its -r buffers spread over the QPs' areas */
+		q->ring = o->use_srq ? (o->rx_depth + (unsigned)q->n - 1) / (unsigned)q->n : o->rx_depth;
 		if (q->ring * q->ring_stride > area)
 			area = ALIGN_UP(q->ring * q->ring_stride, RB_CYCLE_BYTES);
 	}
@@ -306,6 +355,8 @@ int qps_create(struct rb_qps *q, struct ibv_context *ctx, const struct rb_bench 
 	q->access = mr_access_for(b->verb);
 	q->inline_ask = inline_ask(b, o);
 	err = qps_alloc_arrays(q);
+	if (!err)
+		err = qps_rx_arrays(q, b, o);
 	if (err)
 		goto fail;
 	q->pd = ibv_alloc_pd(ctx);
@@ -324,6 +375,8 @@ int qps_create(struct rb_qps *q, struct ibv_context *ctx, const struct rb_bench 
 	err = qps_register(q, ctx, b->verb, o);
 	if (!err)
 		err = qps_create_cqs(q, ctx, o);
+	if (!err && o->use_srq)
+		err = qps_create_srq(q, o);
 	if (!err && create_qps)
 		err = qps_create_qps(q, o);
 	if (err)
@@ -343,6 +396,8 @@ void qps_destroy(struct rb_qps *q)
 	for (int i = q->n - 1; i >= 0 && q->qp; i--)
 		if (q->qp[i])
 			ibv_destroy_qp(q->qp[i]);
+	if (q->srq)
+		ibv_destroy_srq(q->srq);
 	if (q->recv_cq)
 		ibv_destroy_cq(q->recv_cq);
 	if (q->send_cq)
@@ -355,6 +410,11 @@ void qps_destroy(struct rb_qps *q)
 	mem_free(&q->buf);
 	if (q->pd)
 		ibv_dealloc_pd(q->pd);
+	free(q->rx_free);
+	free(q->rx_pend);
+	free(q->rx_sge);
+	free(q->rx_wr);
+	free(q->imm_next);
 	free(q->ring_done);
 	free(q->ring_posted);
 	free(q->remote);

@@ -91,6 +91,27 @@ struct rb_qps {
 	 * that used the buffer before has completed.  0: off (perftest's
 	 * slots). */
 	unsigned tx_ring;
+	/*
+	 * Receives.  --use_srq: the QPs' one shared receive queue (-r deep),
+	 * each receive's wr_id its buffer b (QP b mod n's area, or with
+	 * --validate that QP's ring buffer b / n), the message's QP found by
+	 * its qp_num (qps_index_of).  The engine's general receive path
+	 * (rx_general: immediate data, SRQ, receive post lists, --validate's
+	 * ring; engine/recv.c) keeps its state here: each QP's next immediate
+	 * sequence number, the receives waiting to be posted rx_list at a time
+	 * (a list per QP, one with an SRQ), the SRQ's buffers not posted.
+	 */
+	struct ibv_srq *srq;
+	bool rx_general;
+	bool imm;                       /* receives carry immediate data, checked */
+	unsigned rx_list;               /* receives per post, at least 1 */
+	unsigned rx_depth;              /* receives posted at most: -r per QP, or the SRQ's -r */
+	uint32_t *imm_next;             /* per QP */
+	struct ibv_recv_wr *rx_wr;      /* lists x rx_list, waiting */
+	struct ibv_sge *rx_sge;
+	unsigned *rx_pend;              /* per list: how many wait */
+	uint32_t *rx_free;              /* SRQ: buffers not posted, rx_nfree of them */
+	unsigned rx_nfree;
 	struct rb_mcast *mc;            /* -g (verbs/mcast.h), NULL: off */
 };
 
@@ -211,5 +232,7 @@ int qps_rate_limit(struct rb_qps *q, const struct rb_device *d, const struct rb_
  * power of two).  RC only. */
 void qps_read_outs(struct rb_qps *q);
 void qps_destroy(struct rb_qps *q);
+/* The index of the QP whose number is qpn (a completion's qp_num), or -1. */
+int qps_index_of(const struct rb_qps *q, uint32_t qpn);
 
 #endif

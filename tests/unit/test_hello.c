@@ -127,6 +127,9 @@ static const struct { unsigned id; const char *label; } wire_ids[] = {
 	{ 50, "rate limit (--rate_limit)" }, { 51, "rate units (--rate_units)" },
 	{ 52, "rate limiter (--rate_limit_type)" }, { 53, "burst size (--burst_size)" },
 	{ 54, "latency gap (--latency_gap)" },
+	/* #36: immediate data and SRQ (40-49) */
+	{ 40, "immediate data (--write_with_imm/--send_with_imm)" }, { 41, "shared receive queue (--use_srq)" },
+	{ 42, "receive post list (--recv_post_list)" },
 	{ 60, "multicast (-g/--mcg)" }, { 61, "multicast group (-M/--MGID)" },
 	{ 70, "retry count (--retry_count)" }, { 71, "reversed roles (--reversed)" },
 };
@@ -148,7 +151,7 @@ static void test_wire_ids(void)
 
 	is_int(P_VERB, 1, "P_VERB is wire id 1");
 	is_int(P_METRIC, 2, "P_METRIC is wire id 2");
-	is_int(P_COUNT, 72, "compared params: ids 1..29, then #36's blocks (pacing: 50..54, multicast: 60, 61; path control: 70, 71)");
+	is_int(P_COUNT, 72, "compared params: ids 1..29, then #36's blocks (immediate data and SRQ: 40..42; pacing: 50..54, multicast: 60, 61; path control: 70, 71)");
 	for (size_t i = 0; i < t->n; i++) {
 		const struct opt_row *r = &t->rows[i];
 		const char *want = r->peer.id ? fixed_label(r->peer.id) : NULL;
@@ -211,6 +214,9 @@ static const struct peer_case peer_cases[] = {
 	{ 52, "rb_write_bw", { "--rate_limit=1", NULL }, { "--rate_limit=1", "--rate_limit_type=HW", NULL } },
 	{ 53, "rb_write_bw", { "--rate_limit=1", NULL }, { "--rate_limit=1", "--burst_size=8", NULL } },
 	{ 54, "rb_write_lat", { NULL }, { "--latency_gap=10", NULL } },
+	{ 40, "rb_write_bw", { NULL }, { "--write_with_imm", NULL } },
+	{ 41, "rb_send_bw", { NULL }, { "--use_srq", NULL } },
+	{ 42, "rb_send_bw", { NULL }, { "--recv_post_list", "4", NULL } },
 	{ 60, "rb_send_bw", { "-c", "UD", "-s", "1K", NULL }, { "-c", "UD", "-s", "1K", "-g", NULL } },
 	{ 61, "rb_send_bw", { "-c", "UD", "-s", "1K", "-g", NULL }, { "-c", "UD", "-s", "1K", "-g", "-M", "ff0e::7", NULL } },
 	{ 61, "rb_send_lat", { "-c", "UD", "-g", "-M", "239.1.1.1", NULL }, { "-c", "UD", "-g", "-M", "239.1.1.2", NULL } },

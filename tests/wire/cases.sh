@@ -11,6 +11,8 @@ wire_cases() {
 	echo "flow_label 18706 rb_write_bw -s 1K -n 20 -q 4 --flow_label=0x12345,0xabc"
 	echo "reversed 18707 rb_write_bw -s 1K -n 20 --reversed"
 	echo "loss 18703 rb_write_bw -s 8K -n 50"
+	echo "write_imm 18708 rb_write_bw -s 512 -n 20 --write_with_imm"
+	echo "send_imm 18709 rb_send_bw -s 512 -n 20 -q 2 --send_with_imm"
 	echo "mcast 18704 rb_send_bw -c UD -g -q 2 -s 64 -n 200"
 	echo "pacing 18705 rb_write_bw -s 1024 -n 480 --rate_limit=2 --rate_units=Mbps --burst_size=16"
 }

@@ -17,7 +17,7 @@
 . "$top_srcdir/tests/integration/lib/two-need.sh"
 rb_wire=$top_builddir/scripts/tools/rb-wire
 [ -x "$rb_wire" ] || rb_wire=$top_srcdir/scripts/tools/rb-wire.in
-wire_names="send_lat write_bw read_lat mcast flow_label reversed pacing loss"
+wire_names="send_lat write_bw read_lat write_imm send_imm mcast flow_label reversed pacing loss"
 
 # wire_check FILE EXPR...: each Python expression over t (the total), f (the
 # flows), d (the document) must hold; the failing ones become "# " lines.
@@ -155,6 +155,24 @@ else
 		"ops(t, 'RC RDMA READ Response Only') >= $n" \
 		"all(c['match'] for c in d['result_check']['rows'])"
 	tap_ok $? "rb-wire: rb_read_lat -s 64: $n Read Requests and $n Read Response Only, as the benchmark counted"
+	[ -s "$RB_WIRE_JSON" ] && wire_diag "$RB_WIRE_JSON"
+
+	# immediate data (#36): every message with its ImmDt, none without
+	wire_run write_imm && wire_check "$RB_WIRE_JSON" "d['status'] == 'complete'" \
+		"t['message_sizes'] == {'WRITE': {'512': 20}}" \
+		"ops(t, 'RC RDMA WRITE Only with Immediate') - t['retransmitted_packets'] == 20" \
+		"ops(t, 'RC RDMA WRITE Only') == 0" \
+		"d['result_check']['rows'][0]['bench_messages'] == 20 and d['result_check']['rows'][0]['match']"
+	tap_ok $? "rb-wire: rb_write_bw --write_with_imm -s 512: 20 RDMA WRITE Only with Immediate, no plain write, as the benchmark counted"
+	[ -s "$RB_WIRE_JSON" ] && wire_diag "$RB_WIRE_JSON"
+
+	wire_run send_imm && wire_check "$RB_WIRE_JSON" "d['status'] == 'complete'" \
+		"t['message_sizes'] == {'SEND': {'512': 40}}" \
+		"ops(t, 'RC SEND Only with Immediate') - t['retransmitted_packets'] == 40" \
+		"ops(t, 'RC SEND Only') == 0" \
+		"len([x for x in f if ops(x, 'RC SEND Only with Immediate')]) == 2" \
+		"all(c['match'] for c in d['result_check']['rows'])"
+	tap_ok $? "rb-wire: rb_send_bw --send_with_imm -s 512 -q 2: 40 SEND Only with Immediate on 2 QPs, no plain send, as the benchmark counted"
 	[ -s "$RB_WIRE_JSON" ] && wire_diag "$RB_WIRE_JSON"
 
 	# multicast UD (-g): guest A's 2 QPs joined the group; guest B's 2 QPs
