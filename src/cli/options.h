@@ -79,6 +79,11 @@ struct rb_options {
 	enum rb_atomic_op atomic_op;
 	bool atomic_same_address;   /* --atomic-same-address: one word per QP */
 	bool validate;              /* --validate: check every message's payload */
+	bool mr_per_qp;             /* --mr_per_qp: a buffer and an MR per QP */
+	const char *payload_path;   /* --payload_file_path (NULL: none): its */
+	uint64_t payload_len;       /* payload's bytes (lib/payload.h), */
+	uint64_t payload_hash;      /* their FNV-1a 64, */
+	uint64_t payload_file_bytes;        /* and the file's size */
 	/* --load, --load-size, --load-qps, --load-compare (load.h) */
 	struct load_ask load;
 	enum load_bench load_bench; /* LOAD_NONE: no load */

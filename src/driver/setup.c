@@ -99,8 +99,8 @@ static int setup_measuring(struct rb_session *s, const cpu_set_t *avoid)
 		log_verbose("-m/--mtu: the peer gives %u, this side %d: both use %u", (unsigned)c->peer_mtu,
 			    o->mtu, c->q.mtu_ask);
 	/* numa_maps lines start with this address: tests find the mapping by it */
-	log_verbose("buffers: %zu bytes at %lx on node %d", c->q.buf.len,
-		    (unsigned long)(uintptr_t)c->q.buf.addr, c->q.buf.node);
+	log_verbose("buffers: %zu bytes at %lx on node %d", c->q.bufs[0].len,
+		    (unsigned long)(uintptr_t)c->q.bufs[0].addr, c->q.bufs[0].node);
 	session_outs(s);
 	return 0;
 }

@@ -24,6 +24,8 @@ static const char *cpu_touch(const struct rb_session *s)
 {
 	if (s->opt->validate)
 		return "--validate writes and checks payloads";
+	if (s->opt->payload_path)
+		return "--payload_file_path writes the payload";
 	if (s->bench->verb == VERB_WRITE && s->bench->metric == METRIC_LAT)
 		return "the write ping-pong writes and polls a byte of each message";
 	if (s->bench->verb == VERB_ATOMIC)
@@ -33,7 +35,7 @@ static const char *cpu_touch(const struct rb_session *s)
 
 int loop_check_memory(const struct rb_session *s)
 {
-	const struct mem_buf *b = &s->conn.q.buf;
+	const struct mem_buf *b = &s->conn.q.bufs[0];
 	const char *why;
 
 	if (mem_cpu_ok(b))

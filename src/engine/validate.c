@@ -27,10 +27,17 @@
  *              fixed payload (the latency loops write no payload per
  *              message); write_lat: its one slot after the run.
  * The sequence numbers are each QP's WR count from 0 (warm-up included).
+ * With --payload_file_path every message holds the file's payload instead
+ * (payload.h: from its start, repeated, cut at the size), the same for
+ * all: the checks compare with it, and no message names its sequence
+ * number (a stale message that holds it passes).  Without --validate the
+ * same preparation fills the areas messages are sent or read from with it.
  */
 #include "engine/internal.h"
 
+#include "lib/log.h"
 #include "lib/pattern.h"
+#include "lib/payload.h"
 #include "lib/testfault.h"
 
 #define VTAG(k) ((k) & 0xffffffffu)     /* the header's 32 bits of a sequence number */
@@ -40,6 +47,30 @@
 static const uint8_t *vref_slot(const struct rb_session *s, int i, uint64_t j)
 {
 	return s->val->ref + ((uint64_t)i * loop_addr_slots(s) + j) * loop_addr_stride(s);
+}
+
+/* The payload a message carries, and its check: --payload_file_path's
+ * (slot 0's reference: every slot's is the same), else the pattern of
+ * QP i's tag. */
+static void vfill(const struct rb_session *s, uint8_t *buf, int i, uint64_t tag)
+{
+	if (s->opt->payload_path)
+		memcpy(buf, vref_slot(s, i, 0), s->run.size);
+	else
+		pattern_fill(buf, s->run.size, (uint32_t)i, tag);
+}
+
+static int64_t vcheck(const struct rb_session *s, const uint8_t *buf, size_t len, int i, uint64_t tag)
+{
+	if (s->opt->payload_path)
+		return pattern_diff(buf, vref_slot(s, i, 0), len);
+	return pattern_check(buf, len, (uint32_t)i, tag);
+}
+
+/* The tag a message names (never with a file's payload). */
+static bool vtag(const struct rb_session *s, const uint8_t *buf, int i, uint64_t *tag)
+{
+	return !s->opt->payload_path && pattern_tag(buf, s->run.size, (uint32_t)i, tag);
 }
 
 static void validate_note(struct rb_session *s, int i, uint64_t msg, int64_t off)
@@ -108,9 +139,45 @@ static void validate_areas(struct rb_session *s)
 	}
 }
 
+/* --payload_file_path's bytes, read again: the file the options checked. */
+static int vref_payload(const struct rb_session *s, struct payload *p)
+{
+	char why[200] = "";
+	int err = payload_load(s->opt->payload_path, p, why, sizeof(why));
+
+	if (!err && p->hash != s->opt->payload_hash) {
+		snprintf(why, sizeof(why), "changed since the start");
+		err = -ESTALE;
+	}
+	if (err) {
+		log_err("--payload_file_path: '%s' %s", s->opt->payload_path, why);
+		payload_free(p);
+	}
+	return err;
+}
+
+/* Each slot's expected payload, of each QP. */
+static int vref_fill(const struct rb_session *s)
+{
+	uint64_t slots = loop_addr_slots(s);
+	struct payload p = { 0 };
+
+	if (s->opt->payload_path && vref_payload(s, &p))
+		return -EIO;
+	for (int i = 0; i < s->conn.q.n; i++)
+		for (uint64_t j = 0; j < slots; j++)
+			if (p.bytes)
+				payload_fill((uint8_t *)vref_slot(s, i, j), s->run.size, p.bytes, p.len);
+			else
+				pattern_fill((uint8_t *)vref_slot(s, i, j), s->run.size, (uint32_t)i, j);
+	payload_free(&p);
+	return 0;
+}
+
 int validate_prepare(struct rb_session *s)
 {
 	uint64_t slots = loop_addr_slots(s), stride = loop_addr_stride(s);
+	int err;
 
 	if (!s->val && !(s->val = calloc(1, sizeof(*s->val))))
 		return -ENOMEM;
@@ -121,11 +188,10 @@ int validate_prepare(struct rb_session *s)
 	s->val->next = calloc((size_t)s->conn.q.n, sizeof(*s->val->next));
 	if (!s->val->ref || !s->val->next)
 		return -ENOMEM;
-	for (int i = 0; i < s->conn.q.n; i++)
-		for (uint64_t j = 0; j < slots; j++)
-			pattern_fill((uint8_t *)vref_slot(s, i, j), s->run.size, (uint32_t)i, j);
-	validate_areas(s);
-	return 0;
+	err = vref_fill(s);
+	if (!err)
+		validate_areas(s);
+	return err;
 }
 
 void validate_free(struct rb_session *s)
@@ -174,7 +240,7 @@ void validate_stamp(struct rb_session *s, int i, struct ibv_send_wr *wr, uint64_
 	else if (s->bench->verb == VERB_ATOMIC)
 		memset(buf, 0xff, sizeof(uint64_t));   /* never a result: 2^64 - 1 operations */
 	else
-		pattern_fill(buf, s->run.size, (uint32_t)i, VTAG(k));
+		vfill(s, buf, i, VTAG(k));
 	stamp_fault(s, i, k, wr, buf);
 	wr->sg_list->addr = (uintptr_t)qps_tx_buf(&s->conn.q, i, k);
 }
@@ -192,7 +258,7 @@ static uint64_t recv_want(struct rb_session *s, int i, uint64_t c, const uint8_t
 
 	if (s->bench->metric == METRIC_LAT)
 		return 0;
-	if (s->conn.q.tr == TR_RC || !pattern_tag(buf, s->run.size, (uint32_t)i, &tag))
+	if (s->conn.q.tr == TR_RC || !vtag(s, buf, i, &tag))
 		return VTAG(c);
 	if (tag < s->val->next[i])
 		return VTAG(s->val->next[i]);
@@ -207,7 +273,7 @@ void validate_recv(struct rb_session *s, int i, uint64_t c)
 
 	if (s->conn.q.tr == TR_UD)
 		buf += RB_UD_GRH;
-	validate_note(s, i, c, pattern_check(buf, s->run.size, (uint32_t)i, recv_want(s, i, c, buf)));
+	validate_note(s, i, c, vcheck(s, buf, s->run.size, i, recv_want(s, i, c, buf)));
 }
 
 /* A ping-pong's receive buffer before it is posted again: zeroed, so that
@@ -273,7 +339,7 @@ static uint64_t target_count(const struct rb_session *s, int i, const uint8_t *a
 	for (uint64_t j = 0; j < slots; j++) {
 		const uint8_t *buf = area + j * stride;
 
-		if (pattern_tag(buf, s->run.size, (uint32_t)i, &tag) && tag % slots == j)
+		if (vtag(s, buf, i, &tag) && tag % slots == j)
 			n = tag + 1 > n ? tag + 1 : n;
 		else if (!all_zero(buf, s->run.size))
 			stray = true;
@@ -300,7 +366,7 @@ static void validate_target(struct rb_session *s)
 			const uint8_t *buf = area + j * stride;
 			uint64_t last = j + (n - 1 - j) / slots * slots;
 			int64_t off = lat ? pattern_diff(buf, vref_slot(s, i, j), len)
-					  : pattern_check(buf, len, (uint32_t)i, VTAG(last));
+					  : vcheck(s, buf, len, i, VTAG(last));
 
 			validate_note(s, i, last, off);
 		}

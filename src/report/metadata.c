@@ -64,12 +64,12 @@ static void meta_placement(struct report *r, const struct rb_session *s)
 		out_meta_u64(r->out, "numa_node", "NUMA node", (uint64_t)p->node);
 	else
 		out_meta_str(r->out, "numa_node", "NUMA node", "none");
-	if (s->conn.q.buf.node >= 0)
-		out_meta_u64(r->out, "buffer_node", "Buffer node", (uint64_t)s->conn.q.buf.node);
+	if (s->conn.q.bufs[0].node >= 0)
+		out_meta_u64(r->out, "buffer_node", "Buffer node", (uint64_t)s->conn.q.bufs[0].node);
 	else
 		out_meta_str(r->out, "buffer_node", "Buffer node", "unknown");
-	out_meta_str(r->out, "memory_kind", "Memory", mem_kind_name(&s->conn.q.buf));
-	out_meta_u64(r->out, "memory_page_bytes", "Memory page[B]", s->conn.q.buf.page);
+	out_meta_str(r->out, "memory_kind", "Memory", mem_kind_name(&s->conn.q.bufs[0]));
+	out_meta_u64(r->out, "memory_page_bytes", "Memory page[B]", s->conn.q.bufs[0].page);
 	if (p->cpu >= 0)
 		out_meta_u64(r->out, "cpu", "CPU", (uint64_t)p->cpu);
 	else

@@ -24,14 +24,19 @@ static long nr_hugepages(void)
 	return v;
 }
 
-static int huge_alloc(struct mem_buf *b, size_t len, int node)
+static size_t huge_page(void)
 {
 	size_t page = mem_meminfo_bytes("Hugepagesize");
-	int err;
 
-	if (page == 0)
-		page = 2UL << 20;
-	err = mem_round(len, page, &b->len);
+	return page ? page : 2UL << 20;
+}
+
+/* n buffers of len bytes, each rounded up to a huge page, from the pool. */
+static int huge_fits(size_t len, size_t n)
+{
+	size_t page = huge_page(), rounded;
+	int err = mem_round(len, page, &rounded);
+
 	if (err)
 		return err;
 	if (nr_hugepages() == 0) {
@@ -39,8 +44,17 @@ static int huge_alloc(struct mem_buf *b, size_t len, int node)
 			"reserve some, e.g. `echo 512 > /proc/sys/vm/nr_hugepages`");
 		return -ENOMEM;
 	}
-	err = mem_fits(b->len, mem_meminfo_bytes("HugePages_Free") / 1024 * page,
-		       "of free huge pages");
+	return mem_fits_many(rounded, n, mem_meminfo_bytes("HugePages_Free") / 1024 * page,
+			     "of free huge pages");
+}
+
+static int huge_alloc(struct mem_buf *b, size_t len, int node)
+{
+	size_t page = huge_page();
+	int err = mem_round(len, page, &b->len);
+
+	if (!err)
+		err = huge_fits(b->len, 1);
 	if (err)
 		return err;
 	b->page = page;
@@ -52,4 +66,5 @@ const struct mem_ops mem_huge = {
 	.cpu_access = true,
 	.alloc = huge_alloc,
 	.free = mem_unmap,
+	.fits = huge_fits,
 };

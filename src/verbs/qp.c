@@ -164,20 +164,6 @@ static int qps_create_qps(struct rb_qps *q, const struct rb_options *o)
 	return 0;
 }
 
-/* PCIe relaxed ordering unless --disable-pcie-relaxed, as perftest does
- * (setup_mr_flags(), perftest_resources.c); the QPs' access flags stay
- * without it. */
-static int qps_register(struct rb_qps *q, const struct rb_options *o)
-{
-	int access = q->access | (o->no_relaxed ? 0 : IBV_ACCESS_RELAXED_ORDERING);
-
-	q->mr = mem_register(q->pd, &q->buf, &access);
-	if (!q->mr)
-		return -ENOMEM;
-	q->relaxed = o->no_relaxed ? RO_OFF : access & IBV_ACCESS_RELAXED_ORDERING ? RO_REQUESTED : RO_REFUSED;
-	return 0;
-}
-
 /* A CQ of depth x QPs entries past the device's max_cqe: say which option
  * to lower (-q 1024 meets it at perftest's -t 128 on rxe). */
 static int cq_fits(struct ibv_context *ctx, const char *cq, const char *opt, unsigned depth, int n)
@@ -283,10 +269,7 @@ int qps_create(struct rb_qps *q, struct ibv_context *ctx, const struct rb_bench 
 		log_err("ibv_alloc_pd failed: %s", strerror(errno));
 		goto fail;
 	}
-	err = mem_alloc(&q->buf, mem_kind_for(o), q->slot * (size_t)q->n, p ? p->node : -1);
-	if (err)
-		goto fail;
-	err = qps_register(q, o);
+	err = qps_bufs_create(q, ctx, o, p ? p->node : -1);
 	if (!err)
 		err = qps_create_cqs(q, ctx, o);
 	if (!err && create_qps)
@@ -313,9 +296,7 @@ void qps_destroy(struct rb_qps *q)
 		ibv_destroy_cq(q->send_cq);
 	if (q->chan)
 		ibv_destroy_comp_channel(q->chan);
-	if (q->mr)
-		ibv_dereg_mr(q->mr);
-	mem_free(&q->buf);
+	qps_bufs_free(q);
 	if (q->pd)
 		ibv_dealloc_pd(q->pd);
 	free(q->ring_done);

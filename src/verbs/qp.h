@@ -1,10 +1,11 @@
 /*
- * Verbs objects of one session: PD, buffer and MR, completion channel, CQs,
+ * Verbs objects of one session: PD, buffers and MRs, completion channel, CQs,
  * QPs (and UD address handles), their creation, connection (INIT -> RTR ->
  * RTS with the peer's attributes) and destruction in reverse order.
  *
  *   qp.c           creation (the buffer's layout, inline sizes, CQs) and
  *                  destruction
+ *   qp_buf.c       the buffers and MRs: one for all, or one per QP
  *   qp_connect.c   the states, address handles, what the QPs got (MTU,
  *                  outstanding reads, attributes read back)
  */
@@ -42,16 +43,29 @@ struct rb_qp_attrs {
 	uint32_t max_inline;
 };
 
+/* QP i's area: its start for the device (SGEs, the peer's RDMA) and for
+ * the CPU (NULL-based where the kind forbids it), and its MR's keys. */
+struct rb_qp_area {
+	char *addr;
+	uint8_t *cpu;
+	uint32_t lkey, rkey;
+};
+
 struct rb_qps {
 	struct ibv_pd *pd;
-	struct mem_buf buf;               /* its kind: mem.h */
-	struct ibv_mr *mr;
+	/* The memory (qp_buf.c): one buffer and MR holding every QP's area,
+	 * or with --mr_per_qp one of each per QP (bufs[i], mrs[i] QP i's);
+	 * their kind: mem.h.  area[i]: where QP i's area is, in either. */
+	struct mem_buf *bufs;
+	struct ibv_mr **mrs;
+	int nbufs;
+	struct rb_qp_area *area;
 	struct ibv_comp_channel *chan;
 	struct ibv_cq *send_cq, *recv_cq;
 	struct ibv_qp **qp;
 	struct ibv_ah **ah;             /* UD only */
 	int n;
-	size_t slot;                    /* bytes per QP: [send area | recv area],
+	size_t slot;                    /* bytes of a QP's area: [send area | recv area],
 					 * each at least RB_CYCLE_BYTES */
 	size_t max_size;
 	uint32_t inline_ask;            /* what QPs are created with: -I or the test's default */
@@ -83,72 +97,73 @@ struct rb_qps {
 	unsigned tx_ring;
 };
 
-/* Per QP i, offsets in the buffer: its send area, its receive area, the
- * buffer of its n-th receive (--validate with sends, from 0), of its k-th
- * WR (--validate's posting side, from 0). */
-static inline size_t qps_send_off(const struct rb_qps *q, int i)
+/* Offsets in a QP's area (qps_area): its send area is at 0, then its
+ * receive area, the buffer of its n-th receive (--validate with sends,
+ * from 0), of its k-th WR (--validate's posting side, from 0). */
+static inline size_t qps_recv_off(const struct rb_qps *q)
 {
-	return (size_t)i * q->slot;
+	return q->slot / 2;
 }
 
-static inline size_t qps_recv_off(const struct rb_qps *q, int i)
+static inline size_t qps_ring_off(const struct rb_qps *q, uint64_t n)
 {
-	return qps_send_off(q, i) + q->slot / 2;
+	return qps_recv_off(q) + n % q->ring * q->ring_stride;
 }
 
-static inline size_t qps_ring_off(const struct rb_qps *q, int i, uint64_t n)
+static inline size_t qps_tx_off(const struct rb_qps *q, uint64_t k)
 {
-	return qps_recv_off(q, i) + n % q->ring * q->ring_stride;
-}
-
-static inline size_t qps_tx_off(const struct rb_qps *q, int i, uint64_t k)
-{
-	return qps_send_off(q, i) + k % q->tx_ring * q->ring_stride;
+	return k % q->tx_ring * q->ring_stride;
 }
 
 /* Those places as the device's addresses (SGEs, the peer's RDMA): where
  * this side sends from and receives into. */
 static inline char *qps_send_area(const struct rb_qps *q, int i)
 {
-	return (char *)q->buf.addr + qps_send_off(q, i);
+	return q->area[i].addr;
 }
 
 static inline char *qps_recv_area(const struct rb_qps *q, int i)
 {
-	return (char *)q->buf.addr + qps_recv_off(q, i);
+	return q->area[i].addr + qps_recv_off(q);
 }
 
 static inline char *qps_ring_buf(const struct rb_qps *q, int i, uint64_t n)
 {
-	return (char *)q->buf.addr + qps_ring_off(q, i, n);
+	return q->area[i].addr + qps_ring_off(q, n);
 }
 
 static inline char *qps_tx_buf(const struct rb_qps *q, int i, uint64_t k)
 {
-	return (char *)q->buf.addr + qps_tx_off(q, i, k);
+	return q->area[i].addr + qps_tx_off(q, k);
 }
 
 /* The same places for the CPU to load and store: only where the memory
- * kind lets it (mem_cpu_ok(&q->buf), checked once at setup:
+ * kind lets it (mem_cpu_ok(&q->bufs[0]), checked once at setup:
  * engine/touch.c); NULL-based otherwise, never a device address. */
 static inline uint8_t *qps_cpu_send_area(const struct rb_qps *q, int i)
 {
-	return (uint8_t *)q->buf.cpu + qps_send_off(q, i);
+	return q->area[i].cpu;
 }
 
 static inline uint8_t *qps_cpu_recv_area(const struct rb_qps *q, int i)
 {
-	return (uint8_t *)q->buf.cpu + qps_recv_off(q, i);
+	return q->area[i].cpu + qps_recv_off(q);
 }
 
 static inline uint8_t *qps_cpu_ring_buf(const struct rb_qps *q, int i, uint64_t n)
 {
-	return (uint8_t *)q->buf.cpu + qps_ring_off(q, i, n);
+	return q->area[i].cpu + qps_ring_off(q, n);
 }
 
 static inline uint8_t *qps_cpu_tx_buf(const struct rb_qps *q, int i, uint64_t k)
 {
-	return (uint8_t *)q->buf.cpu + qps_tx_off(q, i, k);
+	return q->area[i].cpu + qps_tx_off(q, k);
+}
+
+/* The lkey of the MR that holds QP i's area (its own with --mr_per_qp). */
+static inline uint32_t qps_lkey(const struct rb_qps *q, int i)
+{
+	return q->area[i].lkey;
 }
 
 /* The peer's receive area of QP i (the target of writes, reads, atomics). */
@@ -158,7 +173,7 @@ static inline uint64_t qps_remote_addr(const struct rb_qps *q, int i)
 }
 
 /*
- * Allocate PD, buffer (max_size per QP, NUMA-placed), MR (minimum access
+ * Allocate PD, buffers (max_size per QP, NUMA-placed), MRs (minimum access
  * for the verb), channel, CQs; then the QPs unless create_qps is false
  * (rdma_cm creates them with qps_init_attr()).  On failure everything made
  * so far is released.  0 or -errno.
@@ -195,5 +210,18 @@ int qps_read_attrs(struct rb_qps *q, const struct rb_options *o);
  * power of two).  RC only. */
 void qps_read_outs(struct rb_qps *q);
 void qps_destroy(struct rb_qps *q);
+
+/*
+ * qp_buf.c: the buffers and MRs of q->n areas of q->slot bytes (access
+ * q->access, relaxed ordering unless --disable-pcie-relaxed) on node, one
+ * for all or with --mr_per_qp one per QP, checked first against the
+ * device's max_mr, the memory available and the locked-memory limit;
+ * q->area filled.  0 or -errno after a message (a failure midway frees
+ * what was made).  qps_bufs_free: in reverse order, any state.
+ */
+int qps_bufs_create(struct rb_qps *q, struct ibv_context *ctx, const struct rb_options *o, int node);
+void qps_bufs_free(struct rb_qps *q);
+/* How many MRs q holds: 1, or with --mr_per_qp one per QP. */
+int qps_mr_count(const struct rb_qps *q);
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench/registry.h"
 #include "session/hello.h"
@@ -124,6 +125,7 @@ static const struct { unsigned id; const char *label; } wire_ids[] = {
 	{ 24, "send queue depth (-t/--tx-depth)" }, { 25, "completion moderation (-Q/--cq-mod)" },
 	{ 26, "receive queue depth (-r/--rx-depth)" }, { 27, "inline size (-I/--inline_size)" },
 	{ 28, "completion events (-e/--use_event)" }, { 29, "one target word (--atomic-same-address)" },
+	{ 80, "MR per QP (--mr_per_qp)" }, { 81, "payload (--payload_file_path)" },
 };
 #define N_WIRE_IDS (sizeof(wire_ids) / sizeof(wire_ids[0]))
 
@@ -138,7 +140,7 @@ static const char *fixed_label(unsigned id)
 static void test_wire_ids(void)
 {
 	const struct opt_prog *t = options_table();
-	unsigned seen[P_COUNT] = { 0 };
+	unsigned seen[P_ID_MAX] = { 0 };
 	int bad = 0;
 
 	is_int(P_VERB, 1, "P_VERB is wire id 1");
@@ -150,7 +152,7 @@ static void test_wire_ids(void)
 
 		if (!r->peer.id)
 			continue;
-		if (!want || strcmp(want, r->peer.label) || r->peer.id >= P_COUNT || seen[r->peer.id]++) {
+		if (!want || strcmp(want, r->peer.label) || r->peer.id >= P_ID_MAX || seen[r->peer.id]++) {
 			printf("#   --%s: wire id %u, label '%s' (the fixed list: '%s')\n", r->name, r->peer.id,
 			       r->peer.label, want ? want : "none");
 			bad++;
@@ -163,8 +165,11 @@ static void test_wire_ids(void)
 			printf("#   wire id %u (%s) has no PEER row\n", wire_ids[i].id, wire_ids[i].label);
 			bad++;
 		}
-	ok(!bad, "every fixed wire id 3..29 is a PEER row (%zu)", N_WIRE_IDS);
+	ok(!bad, "every fixed wire id 3..29, 80.. is a PEER row (%zu)", N_WIRE_IDS);
 }
+
+/* --payload_file_path's case: a file of this process's own (main). */
+static char test_payload[64];
 
 /* One PEER row's case: the same benchmark and options but one. */
 struct peer_case {
@@ -201,6 +206,8 @@ static const struct peer_case peer_cases[] = {
 	{ 27, "rb_send_lat", { NULL }, { "-I", "0", NULL } },
 	{ 28, "rb_send_lat", { NULL }, { "-e", NULL } },
 	{ 29, "rb_atomic_bw", { "-b", NULL }, { "-b", "--atomic-same-address", NULL } },
+	{ 80, "rb_write_bw", { NULL }, { "--mr_per_qp", NULL } },
+	{ 81, "rb_send_bw", { "--validate", NULL }, { "--validate", "--payload_file_path", test_payload, NULL } },
 };
 
 static int side_of(const char *bench, const char *const *args, struct wire_hello *h)
@@ -232,7 +239,7 @@ static uint64_t param_of(const struct wire_hello *h, unsigned id)
  * in it alone fails HELLO with a message naming it. */
 static void test_every_peer_row(void)
 {
-	bool covered[P_COUNT] = { false };
+	bool covered[P_ID_MAX] = { false };
 	size_t ncov = 0;
 
 	for (size_t i = 0; i < sizeof(peer_cases) / sizeof(peer_cases[0]); i++) {
@@ -280,11 +287,22 @@ static void test_versions(void)
 
 int main(void)
 {
+	FILE *f;
+	int rc;
+
 	log_set_prog("test_hello");
+	snprintf(test_payload, sizeof(test_payload), "/tmp/rb-test-hello-%d.payload", (int)getpid());
+	f = fopen(test_payload, "w");
+	if (f) {
+		fputs("0x01020304,0x05060708\n", f);
+		fclose(f);
+	}
 	test_bidir_depths();
 	test_both_post();
 	test_versions();
 	test_wire_ids();
 	test_every_peer_row();
-	return tap_done();
+	rc = tap_done();
+	unlink(test_payload);
+	return rc;
 }

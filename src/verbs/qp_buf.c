@@ -1,0 +1,144 @@
+/*
+ * The QPs' memory (qp.h): the buffers behind the memory interface (mem.h)
+ * and their MRs.  Without --mr_per_qp one buffer holds every QP's area
+ * (q->slot bytes each, in QP order) under one MR; with it each QP has a
+ * buffer and an MR of its own, as perftest's create_mr() makes them, and
+ * the peer learns each QP's address and rkey in the QP exchange (each
+ * wire_qp carries both either way: qp_connect.c).  The limits a run of
+ * many MRs meets are checked before the first allocation, so that -q 1024
+ * fails up front, naming -q and --mr_per_qp, rather than at MR 700.
+ */
+#include "verbs/qp.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/resource.h>
+
+#include "cli/options.h"
+#include "lib/log.h"
+
+int qps_mr_count(const struct rb_qps *q)
+{
+	return q->nbufs;
+}
+
+/* The device's max_mr against n MRs. */
+static int mr_count_fits(struct ibv_context *ctx, int n)
+{
+	struct ibv_device_attr a;
+
+	if (ibv_query_device(ctx, &a) || n <= a.max_mr)
+		return 0;
+	log_err("-q %d with --mr_per_qp needs %d MRs, over %s's max_mr %d: give -q %d or less, or drop --mr_per_qp",
+		n, n, ibv_get_device_name(ctx->device), a.max_mr, a.max_mr);
+	return -EINVAL;
+}
+
+/* The locked-memory limit against n buffers of len bytes (root, and an
+ * unlimited limit, pass: the kernel charges neither). */
+static int memlock_fits(size_t len, int n)
+{
+	struct rlimit rl;
+
+	if (geteuid() == 0 || getrlimit(RLIMIT_MEMLOCK, &rl) || rl.rlim_cur == RLIM_INFINITY ||
+	    len * (size_t)n <= rl.rlim_cur)
+		return 0;
+	log_err("-q %d with --mr_per_qp registers %d buffers of %zu KiB (%zu KiB in all), over the locked-memory limit of %llu KiB: raise it with `ulimit -l unlimited`, or give fewer QPs",
+		n, n, len >> 10, (len * (size_t)n) >> 10, (unsigned long long)rl.rlim_cur >> 10);
+	return -ENOMEM;
+}
+
+static int bufs_check(const struct rb_qps *q, struct ibv_context *ctx, const struct mem_ops *kind)
+{
+	if (q->nbufs == 1)
+		return 0;
+	if (mr_count_fits(ctx, q->nbufs))
+		return -EINVAL;
+	if (mem_fits_n(kind, q->slot, (size_t)q->nbufs)) {
+		log_err("-q %d with --mr_per_qp: a buffer of %zu KiB per QP does not fit; give fewer QPs, or drop --mr_per_qp (one buffer for all)",
+			q->n, q->slot >> 10);
+		return -ENOMEM;
+	}
+	return memlock_fits(q->slot, q->nbufs);
+}
+
+static int bufs_make(struct rb_qps *q, const struct mem_ops *kind, int node, int *access)
+{
+	size_t len = q->nbufs == 1 ? q->slot * (size_t)q->n : q->slot;
+
+	for (int b = 0; b < q->nbufs; b++) {
+		int err = mem_alloc(&q->bufs[b], kind, len, node);
+
+		if (err) {
+			if (q->nbufs > 1)
+				log_err("--mr_per_qp: the buffer of QP %d of %d failed", b, q->n);
+			return err;
+		}
+		q->mrs[b] = mem_register(q->pd, &q->bufs[b], access);
+		if (!q->mrs[b]) {
+			if (q->nbufs > 1)
+				log_err("--mr_per_qp: the MR of QP %d of %d failed", b, q->n);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* Where each QP's area is: its own buffer, or its slot of the one. */
+static void bufs_areas(struct rb_qps *q)
+{
+	for (int i = 0; i < q->n; i++) {
+		int b = q->nbufs == 1 ? 0 : i;
+		size_t off = q->nbufs == 1 ? (size_t)i * q->slot : 0;
+
+		q->area[i] = (struct rb_qp_area){
+			.addr = (char *)q->bufs[b].addr + off,
+			.cpu = (uint8_t *)q->bufs[b].cpu + off,
+			.lkey = q->mrs[b]->lkey,
+			.rkey = q->mrs[b]->rkey,
+		};
+	}
+}
+
+/* PCIe relaxed ordering unless --disable-pcie-relaxed, as perftest does
+ * (setup_mr_flags(), perftest_resources.c); the QPs' access flags stay
+ * without it.  mem_register drops a refused flag for the MRs after it. */
+int qps_bufs_create(struct rb_qps *q, struct ibv_context *ctx, const struct rb_options *o, int node)
+{
+	const struct mem_ops *kind = mem_kind_for(o);
+	int access = q->access | (o->no_relaxed ? 0 : IBV_ACCESS_RELAXED_ORDERING);
+	int err;
+
+	q->nbufs = o->mr_per_qp ? q->n : 1;
+	q->bufs = calloc((size_t)q->nbufs, sizeof(*q->bufs));
+	q->mrs = calloc((size_t)q->nbufs, sizeof(*q->mrs));
+	q->area = calloc((size_t)q->n, sizeof(*q->area));
+	if (!q->bufs || !q->mrs || !q->area)
+		return -ENOMEM;
+	err = bufs_check(q, ctx, kind);
+	if (!err)
+		err = bufs_make(q, kind, node, &access);
+	if (err)
+		return err;
+	q->relaxed = o->no_relaxed ? RO_OFF : access & IBV_ACCESS_RELAXED_ORDERING ? RO_REQUESTED : RO_REFUSED;
+	bufs_areas(q);
+	return 0;
+}
+
+void qps_bufs_free(struct rb_qps *q)
+{
+	for (int b = q->nbufs - 1; b >= 0 && q->bufs && q->mrs; b--) {
+		if (q->mrs[b])
+			ibv_dereg_mr(q->mrs[b]);
+		mem_free(&q->bufs[b]);
+	}
+	free(q->area);
+	free(q->mrs);
+	free(q->bufs);
+	q->area = NULL;
+	q->mrs = NULL;
+	q->bufs = NULL;
+	q->nbufs = 0;
+}
