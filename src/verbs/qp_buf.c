@@ -11,6 +11,7 @@
 #include "verbs/qp.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,44 +25,60 @@ int qps_mr_count(const struct rb_qps *q)
 	return q->nbufs;
 }
 
-/* The device's max_mr against n MRs. */
-static int mr_count_fits(struct ibv_context *ctx, int n)
+/* -q N, or "-q N -j J" where J threads each make N. */
+static const char *qps_text(int n, unsigned threads, char *buf, size_t len)
+{
+	if (threads > 1)
+		snprintf(buf, len, "-q %d -j %u", n, threads);
+	else
+		snprintf(buf, len, "-q %d", n);
+	return buf;
+}
+
+/* The device's max_mr against all threads' MRs. */
+static int mr_count_fits(struct ibv_context *ctx, size_t all, const char *qs)
 {
 	struct ibv_device_attr a;
 
-	if (ibv_query_device(ctx, &a) || n <= a.max_mr)
+	if (ibv_query_device(ctx, &a) || all <= (size_t)a.max_mr)
 		return 0;
-	log_err("-q %d with --mr_per_qp needs %d MRs, over %s's max_mr %d: give -q %d or less, or drop --mr_per_qp",
-		n, n, ibv_get_device_name(ctx->device), a.max_mr, a.max_mr);
+	log_err("%s with --mr_per_qp needs %zu MRs, over %s's max_mr %d: give fewer QPs, or drop --mr_per_qp",
+		qs, all, ibv_get_device_name(ctx->device), a.max_mr);
 	return -EINVAL;
 }
 
-/* The locked-memory limit against n buffers of len bytes (root, and an
+/* The locked-memory limit against all buffers of len bytes (root, and an
  * unlimited limit, pass: the kernel charges neither). */
-static int memlock_fits(size_t len, int n)
+static int memlock_fits(size_t len, size_t all, const char *qs)
 {
 	struct rlimit rl;
 
 	if (geteuid() == 0 || getrlimit(RLIMIT_MEMLOCK, &rl) || rl.rlim_cur == RLIM_INFINITY ||
-	    len * (size_t)n <= rl.rlim_cur)
+	    len * all <= rl.rlim_cur)
 		return 0;
-	log_err("-q %d with --mr_per_qp registers %d buffers of %zu KiB (%zu KiB in all), over the locked-memory limit of %llu KiB: raise it with `ulimit -l unlimited`, or give fewer QPs",
-		n, n, len >> 10, (len * (size_t)n) >> 10, (unsigned long long)rl.rlim_cur >> 10);
+	log_err("%s with --mr_per_qp registers %zu buffers of %zu KiB (%zu KiB in all), over the locked-memory limit of %llu KiB: raise it with `ulimit -l unlimited`, or give fewer QPs",
+		qs, all, len >> 10, (len * all) >> 10, (unsigned long long)rl.rlim_cur >> 10);
 	return -ENOMEM;
 }
 
-static int bufs_check(const struct rb_qps *q, struct ibv_context *ctx, const struct mem_ops *kind)
+/* Before the first buffer: every thread's (-j: each makes as many). */
+static int bufs_check(const struct rb_qps *q, struct ibv_context *ctx, const struct rb_options *o,
+		      const struct mem_ops *kind)
 {
+	size_t all = (size_t)q->nbufs * (o->threads > 1 ? o->threads : 1);
+	char qs[32];
+
 	if (q->nbufs == 1)
 		return 0;
-	if (mr_count_fits(ctx, q->nbufs))
+	qps_text(q->n, o->threads, qs, sizeof(qs));
+	if (mr_count_fits(ctx, all, qs))
 		return -EINVAL;
-	if (mem_fits_n(kind, q->slot, (size_t)q->nbufs)) {
-		log_err("-q %d with --mr_per_qp: a buffer of %zu KiB per QP does not fit; give fewer QPs, or drop --mr_per_qp (one buffer for all)",
-			q->n, q->slot >> 10);
+	if (mem_fits_n(kind, q->slot, all)) {
+		log_err("%s with --mr_per_qp: a buffer of %zu KiB per QP does not fit; give fewer QPs, or drop --mr_per_qp (one buffer for all)",
+			qs, q->slot >> 10);
 		return -ENOMEM;
 	}
-	return memlock_fits(q->slot, q->nbufs);
+	return memlock_fits(q->slot, all, qs);
 }
 
 static int bufs_make(struct rb_qps *q, const struct mem_ops *kind, int node, int *access)
@@ -117,7 +134,7 @@ int qps_bufs_create(struct rb_qps *q, struct ibv_context *ctx, const struct rb_o
 	q->area = calloc((size_t)q->n, sizeof(*q->area));
 	if (!q->bufs || !q->mrs || !q->area)
 		return -ENOMEM;
-	err = bufs_check(q, ctx, kind);
+	err = bufs_check(q, ctx, o, kind);
 	if (!err)
 		err = bufs_make(q, kind, node, &access);
 	if (err)

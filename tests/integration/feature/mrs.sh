@@ -12,7 +12,7 @@
 # error naming the option and the path.  Sourced by run-all.sh.
 
 # The cases below, skips included (tap_plan: lib.sh).
-tap_plan 9
+tap_plan 10
 
 # ---- --mr_per_qp ----
 
@@ -26,6 +26,7 @@ t36m_ok() { # NAME PROG ARGS CHECKED
 }
 t36m_ok write_bw rb_write_bw "-q 4 -n 100 -s 64" "== 256"
 t36m_ok send_bw rb_send_bw "-q 4 -n 100 -s 1000" "== 400"
+t36m_ok "write_bw -R" rb_write_bw "-q 4 -n 100 -s 64 -R" "== 256"
 
 # t36m_mrs PID: the MRs the kernel holds for process PID now.
 t36m_mrs() { rdma resource show mr 2>/dev/null | grep -c " pid $1 "; }
