@@ -13,6 +13,7 @@
 #include "cli/rows.h"
 #include "config.h"
 #include "lib/commit.h"
+#include "lib/gid.h"
 #include "lib/log.h"
 #include "lib/units.h"
 
@@ -46,7 +47,7 @@ const struct opt_prog *options_table(void)
 unsigned options_features(const struct rb_bench *b)
 {
 	return b->features | (b->metric == METRIC_LAT ? FEAT_LATENCY : FEAT_BANDWIDTH | FEAT_THREADS) |
-	       (b->verb != VERB_ATOMIC ? FEAT_SIZE : 0) | (b->verb == VERB_SEND ? FEAT_RX_DEPTH : 0) |
+	       (b->verb != VERB_ATOMIC ? FEAT_SIZE : 0) | (b->verb == VERB_SEND ? FEAT_RX_DEPTH | FEAT_MCG : 0) |
 	       (b->verb != VERB_ATOMIC || b->metric == METRIC_BW ? FEAT_VALIDATE : 0);
 }
 
@@ -150,6 +151,16 @@ int opt_parse_ip(const struct opt_row *r, const char *val, void *dst)
 		return options_bad_value(r, val, -EINVAL, "a numeric IPv4 or IPv6 address of this host");
 	O(dst)->source_ip = val;
 	return 0;
+}
+
+int opt_parse_mgid(const struct opt_row *r, const char *val, void *dst)
+{
+	int err = gid_parse_mgid(val, O(dst)->mgid);
+
+	O(dst)->mgid_text = val;
+	if (err == -EDOM)
+		return options_bad_value(r, val, -EINVAL, "a multicast group: ff00::/8, or IPv4 224.0.0.0/4 (e.g. ff0e::1, 239.1.2.3)");
+	return err ? options_bad_value(r, val, err, "an IPv6 or IPv4 multicast address, or perftest's 16 bytes 255:1:0:...:0") : 0;
 }
 
 int opt_parse_rate(const struct opt_row *r, const char *val, void *dst)

@@ -92,6 +92,15 @@ struct rb_options {
 	bool no_numa;
 	const char *cpu_list;
 	bool hugepages;
+	/* GPU memory (verbs/mem_cuda.c, mem_rocm.c) and --bounce */
+	int cuda_dev;               /* --use_cuda=ID (cuda_given) */
+	bool cuda_given;
+	const char *cuda_bus_id;    /* --use_cuda_bus_id=BUS */
+	bool cuda_dmabuf;           /* --use_cuda_dmabuf */
+	int rocm_dev;               /* --use_rocm=ID (rocm_given) */
+	bool rocm_given;
+	bool rocm_dmabuf;           /* --use_rocm_dmabuf */
+	bool bounce;                /* --bounce: staged through a host buffer */
 	/* output */
 	bool report_gbits;
 	double pcts[STATS_MAX_PCT];
@@ -109,6 +118,10 @@ struct rb_options {
 	bool perftest_headers;      /* --perftest-headers: perftest's human table */
 	bool verbose;
 	enum clock_policy clock;    /* --clock */
+	/* multicast UD: -g/--mcg, -M/--MGID (verbs/mcast.h) */
+	bool mcg;
+	const char *mgid_text;      /* -M as given, NULL: the default group */
+	uint8_t mgid[16];           /* -M parsed */
 	char cmdline[1024];
 };
 

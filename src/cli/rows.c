@@ -107,6 +107,16 @@ static const struct opt_row rows[] = {
 	/* #36 many MRs, payload from a file (verbs/qp_buf.c, cli/optpayload.c, engine/payload.c) */
 	{ "mr-per-qp", 0, OT_FLAG, NULL, F(mr_per_qp), .feat = FEAT_QPS, .lax = 1, .group = G_PLACE, .help = "a buffer and an MR of its own for each QP (default: one of each for all QPs)", PEER(80, "MR per QP (--mr_per_qp)"), META_ON(180, "mr_per_qp", "MR per QP", MW_ALWAYS, "yes", "no") },
 	{ "payload-file-path", 0, OT_STR, "FILE", F(payload_path), .parse = opt_parse_payload, .feat = FEAT_SIZE, .group = G_TEST, .help = "every message's payload from FILE, perftest's format (0xaabbccdd,... little-endian DWORDs), repeated or cut to the size; --validate checks it", PEER_FN(81, "payload (--payload_file_path)", peer_payload, peer_text_payload), META_FN(181, "payload_file", "Payload file", MW_SET, meta_payload) },
+	/* GPU memory (#37: verbs/mem_cuda.c, mem_rocm.c) */
+	{ "use-cuda", 0, OT_INT, "ID", F(cuda_dev), R(0, 1023), GIVEN(cuda_given), .group = G_PLACE, .help = "buffers in the memory of CUDA GPU ID (libcuda.so.1 loaded at run time), registered as peer memory" },
+	{ "use-cuda-bus-id", 0, OT_STR, "BUS", F(cuda_bus_id), .group = G_PLACE, .help = "as --use-cuda, the GPU named by its PCI bus id (e.g. 0000:3b:00.0)" },
+	{ "use-cuda-dmabuf", 0, OT_FLAG, NULL, F(cuda_dmabuf), .group = G_PLACE, .help = "with --use-cuda: register the GPU memory through a dma-buf fd (ibv_reg_dmabuf_mr)" },
+	{ "use-rocm", 0, OT_INT, "ID", F(rocm_dev), R(0, 1023), GIVEN(rocm_given), .group = G_PLACE, .help = "buffers in the memory of ROCm GPU ID (libamdhip64.so loaded at run time), registered as peer memory" },
+	{ "use-rocm-dmabuf", 0, OT_FLAG, NULL, F(rocm_dmabuf), .group = G_PLACE, .help = "with --use-rocm: register the GPU memory through a dma-buf fd (libhsa-runtime64's export)" },
+	{ "bounce", 0, OT_FLAG, NULL, F(bounce), .feat = FEAT_BANDWIDTH, .group = G_PLACE, .help = "register a host buffer and copy each message through it (to it before a send or write, from it after a receive or read): the cost of no GPUDirect" },
+	/* multicast UD (-g, -M): verbs/mcast.h */
+	{ "mcg", 'g', OT_FLAG, NULL, F(mcg), .feat = FEAT_MCG, .group = G_TEST, .help = "multicast (-c UD): the server's -q QPs join a group, the client's send to it; each receiving QP's messages and losses counted", PEER(60, "multicast (-g/--mcg)"), META_ON(160, "multicast", "Multicast", MW_SET, "yes", NULL) },
+	{ "MGID", 'M', OT_STR, "GID", F(mgid_text), .parse = opt_parse_mgid, .feat = FEAT_MCG, .group = G_TEST, .help = "with -g: the group, an IPv6 or IPv4 multicast address or perftest's 16 bytes (default: ::ffff:239.2.201.133 on IPv4 GIDs, ff05:0:2:c985:: on IPv6)", PEER_FN(61, "multicast group (-M/--MGID)", peer_mgid, peer_text_mgid) },
 	{ "version", 'V', OT_VERSION, NULL, 0, .group = G_INFO, .help = "print the version and exit" },
 	{ "help", 'h', OT_HELP, NULL, 0, .group = G_INFO, .help = "print this help and exit" },
 };

@@ -30,6 +30,7 @@ int opt_parse_counters(const struct opt_row *r, const char *val, void *dst);
 int opt_parse_clock(const struct opt_row *r, const char *val, void *dst);
 /* --payload_file_path: the file read and checked (optpayload.c). */
 int opt_parse_payload(const struct opt_row *r, const char *val, void *dst);
+int opt_parse_mgid(const struct opt_row *r, const char *val, void *dst);
 int options_bad_value(const struct opt_row *r, const char *val, int err, const char *expect);
 /* How the benchmarks word a command-line error (opt_prog's error). */
 int options_error(const char *who, enum opt_err kind, const struct opt_row *r, const char *word,
@@ -55,6 +56,7 @@ uint64_t peer_inline(const void *o, const void *b);
 uint64_t peer_events(const void *o, const void *b);
 uint64_t peer_atomic_same(const void *o, const void *b);
 uint64_t peer_payload(const void *o, const void *b);
+uint64_t peer_mgid(const void *o, const void *b);
 /* ... and as the user wrote them ("UC", "default", "on"). */
 const char *peer_text_transport(uint64_t v, char *buf, size_t len);
 const char *peer_text_atomic(uint64_t v, char *buf, size_t len);
@@ -64,6 +66,7 @@ const char *peer_text_given(uint64_t v, char *buf, size_t len);
 const char *peer_text_inline(uint64_t v, char *buf, size_t len);
 const char *peer_text_onoff(uint64_t v, char *buf, size_t len);
 const char *peer_text_payload(uint64_t v, char *buf, size_t len);
+const char *peer_text_mgid(uint64_t v, char *buf, size_t len);
 
 /* The META rows' keys that are not the field as it is (meta.c). */
 void meta_load(struct out *out, const void *o, const struct opt_row *r);

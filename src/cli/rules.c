@@ -35,25 +35,81 @@ static int interval_check(const struct rb_options *o)
  * --validate: the send tests give each receive a buffer of its own (-r of
  * them per QP, each as large as the largest message), the bandwidth tests
  * each WR in flight (-t of them per QP); -j's rows carry no
- * check yet.
+ * check yet.  --bounce takes the same buffers.
  */
 static int validate_check(const struct rb_bench *b, const struct rb_options *o)
 {
 	uint64_t max = o->all ? RB_SWEEP_MAX : o->size;
+	const char *who = o->validate ? "--validate" : "--bounce";  /* the same buffers */
 
-	if (!o->validate)
+	if (!o->validate && !o->bounce)
 		return 0;
-	if (o->threads > 1)
+	if (o->validate && o->threads > 1)
 		return options_usage_error("--validate cannot be combined with -j/--threads %u yet (a thread's row carries no check)",
 				   o->threads);
 	if (b->verb == VERB_SEND && (uint64_t)o->rx_depth * max * o->qps > RB_VALIDATE_RX_MAX)
-		return options_usage_error("--validate: -r/--rx-depth %u receive buffers of %llu bytes on %u QP(s) exceed %llu MiB; lower -r or -s",
-				   o->rx_depth, (unsigned long long)max, o->qps,
+		return options_usage_error("%s: -r/--rx-depth %u receive buffers of %llu bytes on %u QP(s) exceed %llu MiB; lower -r or -s",
+				   who, o->rx_depth, (unsigned long long)max, o->qps,
 				   (unsigned long long)(RB_VALIDATE_RX_MAX >> 20));
 	if (b->metric == METRIC_BW && (uint64_t)o->tx_depth * max * o->qps > RB_VALIDATE_RX_MAX)
-		return options_usage_error("--validate: -t/--tx-depth %u send buffers of %llu bytes on %u QP(s) exceed %llu MiB; lower -t or -s",
-				   o->tx_depth, (unsigned long long)max, o->qps,
+		return options_usage_error("%s: -t/--tx-depth %u send buffers of %llu bytes on %u QP(s) exceed %llu MiB; lower -t or -s",
+				   who, o->tx_depth, (unsigned long long)max, o->qps,
 				   (unsigned long long)(RB_VALIDATE_RX_MAX >> 20));
+	return 0;
+}
+
+/* GPU memory (#37): one GPU kind, its dma-buf with it, not with huge pages. */
+static int gpu_check(const struct rb_bench *b, const struct rb_options *o)
+{
+	bool cuda = o->cuda_given || o->cuda_bus_id, rocm = o->rocm_given;
+
+	if (cuda && rocm)
+		return options_usage_error("--use_cuda and --use_rocm cannot be combined: the buffers are in one GPU's memory; give one of them");
+	if (o->cuda_given && o->cuda_bus_id)
+		return options_usage_error("--use_cuda=%d and --use_cuda_bus_id=%s both name the GPU: give one of them",
+				   o->cuda_dev, o->cuda_bus_id);
+	if (o->cuda_dmabuf && !cuda)
+		return options_usage_error("--use_cuda_dmabuf registers CUDA memory: give --use_cuda=ID (or --use_cuda_bus_id) too");
+	if (o->rocm_dmabuf && !rocm)
+		return options_usage_error("--use_rocm_dmabuf registers ROCm memory: give --use_rocm=ID too");
+	if (o->bounce && (o->cuda_dmabuf || o->rocm_dmabuf))
+		return options_usage_error("--bounce registers a host buffer of its own: --use_%s_dmabuf's dma-buf would never be registered; give one of them",
+				   o->cuda_dmabuf ? "cuda" : "rocm");
+	if (o->bounce && b->verb == VERB_ATOMIC)
+		return options_usage_error("--bounce copies messages' payloads; %s's atomics carry none: drop --bounce", b->name);
+	/* #36 --mr_per_qp: host memory only (a buffer per QP; GPU kinds and
+	 * --bounce keep one buffer and its copies) */
+	if (o->mr_per_qp && (cuda || rocm || o->bounce))
+		return options_usage_error("--mr_per_qp and %s cannot be combined: a buffer per QP is made of host memory (or huge pages); drop one of them",
+				   o->bounce ? "--bounce" : cuda ? "--use_cuda" : "--use_rocm");
+	if ((cuda || rocm) && o->hugepages)
+		return options_usage_error("--use-hugepages and --use_%s cannot be combined: the buffers are in the GPU's memory",
+				   cuda ? "cuda" : "rocm");
+	return 0;
+}
+
+/*
+ * -g/--mcg: UD only, one direction (the server's QPs receive; send_lat:
+ * each side's QP its own group), connected by hand, one measuring thread;
+ * --validate's per-QP sequences do not hold where every receiving QP gets
+ * every sending QP's messages and some may be lost.
+ */
+static int mcast_check(const struct rb_options *o)
+{
+	if (o->mgid_text && !o->mcg)
+		return options_usage_error("-M/--MGID %s names a multicast group: give -g/--mcg too", o->mgid_text);
+	if (!o->mcg)
+		return 0;
+	if (o->transport != TR_UD)
+		return options_usage_error("-g/--mcg is multicast UD: -c/--connection %s cannot be combined with it (give -c UD)",
+				   options_transport_name(o->transport));
+	if (o->bidir || o->rdma_cm || o->validate)
+		return options_usage_error("-g/--mcg cannot be combined with %s", o->bidir ? "-b/--bidirectional (one side sends, the other receives)" :
+				   o->rdma_cm ? "-R/--rdma-cm (the QPs are connected by hand; perftest refuses it too)" :
+				   "--validate (each receiving QP gets every sending QP's messages, some maybe lost)");
+	if (o->threads > 1)
+		return options_usage_error("-g/--mcg cannot be combined with -j/--threads %u (one group, one measuring thread)",
+				   o->threads);
 	return 0;
 }
 
@@ -142,7 +198,8 @@ static int options_check(const struct rb_bench *b, struct rb_options *o)
 	if (o->threads > 1 && (o->interval_s > 0 || o->run_infinitely))
 		return options_usage_error("-j/--threads %u cannot be combined with %s yet (one row of intervals per thread is not written)",
 				   o->threads, o->interval_s > 0 ? "--interval" : "--run_infinitely");
-	if (interval_check(o) || validate_check(b, o) || load_opts_check(b, o))
+	if (interval_check(o) || validate_check(b, o) || load_opts_check(b, o) || gpu_check(b, o) ||
+	    mcast_check(o))
 		return -EINVAL;
 	if (pt_output_check(b, o))
 		return -EINVAL;

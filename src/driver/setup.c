@@ -17,6 +17,7 @@
 #include "lib/log.h"
 #include "session/cm.h"
 #include "session/hello.h"
+#include "verbs/mcast.h"
 
 /* -W: the local port's counters, now. */
 int counters_now(const struct rb_session *s, uint64_t *val)
@@ -99,8 +100,8 @@ static int setup_measuring(struct rb_session *s, const cpu_set_t *avoid)
 		log_verbose("-m/--mtu: the peer gives %u, this side %d: both use %u", (unsigned)c->peer_mtu,
 			    o->mtu, c->q.mtu_ask);
 	/* numa_maps lines start with this address: tests find the mapping by it */
-	log_verbose("buffers: %zu bytes at %lx on node %d", c->q.bufs[0].len,
-		    (unsigned long)(uintptr_t)c->q.bufs[0].addr, c->q.bufs[0].node);
+	log_verbose("buffers: %zu bytes at %lx on node %d", c->q.buf.len,
+		    (unsigned long)(uintptr_t)c->q.buf.addr, c->q.buf.node);
 	session_outs(s);
 	return 0;
 }
@@ -183,12 +184,23 @@ static int connect_threads(struct rb_session *s)
 	return err;
 }
 
+/* -g: the side whose QPs join the group: send_bw's server, both sides
+ * of send_lat (verbs/mcast.h). */
+static bool mcast_receives(const struct rb_session *s)
+{
+	return s->bench->metric == METRIC_LAT || !s->is_client;
+}
+
 int connect_qps(struct rb_session *s)
 {
 	int err;
 
 	if (s->team)
 		return connect_threads(s);
+	err = s->opt->mcg ? mcast_open(&s->conn.q, &s->conn.dev, s->opt, mcast_receives(s),
+				       s->is_client && s->bench->metric == METRIC_LAT) : 0;
+	if (err)
+		return err;
 	qps_describe(&s->conn.q, &s->conn.dev);
 	err = exchange_qps(s);
 	if (!err && !s->opt->rdma_cm)

@@ -115,6 +115,20 @@ static const struct col_def val_cols[] = {
 };
 
 
+/* -g, bandwidth: the sender's messages posted (all its QPs, the whole
+ * loop), what each receiving QP should get (the same: each gets every
+ * one), what they got (all of them, the least and most one QP got), and
+ * the messages missing over all receiving QPs (QPs x expected - received;
+ * each QP's on the receiving side's stderr). */
+static const struct col_def mc_cols[] = {
+	{ "mc_sent", "#mc sent", OUT_U64, 0, SHOW_MACHINE },
+	{ "mc_expected_per_qp", "#mc expected/QP", OUT_U64, 0, SHOW_MACHINE },
+	{ "mc_received", "#mc received", OUT_U64, 0, SHOW_MACHINE },
+	{ "mc_recv_min", "#mc QP min", OUT_U64, 0, SHOW_MACHINE },
+	{ "mc_recv_max", "#mc QP max", OUT_U64, 0, SHOW_MACHINE },
+	{ "mc_lost", "#mc lost", OUT_U64, 0, SHOW_ALL },
+};
+
 /* --load: the load's name, size, QPs and its figures in the latency window,
  * then over its whole run, from its first interval to its last (NaN in an
  * idle repetition); --load-compare: the phase, then a ratio
@@ -348,6 +362,12 @@ void report_columns(struct report *r, const struct rb_options *o, enum rb_metric
 		show[r->nall] = val_cols[i].show;
 		col_add(r, &val_cols[i]);
 	}
+	r->mc_first = o->mcg && !lat ? r->nall : -1;
+	for (int i = 0; r->mc_first >= 0 && i < MC_NCOLS; i++) {
+		show[r->nall] = mc_cols[i].show;
+		col_add(r, &mc_cols[i]);
+	}
+	_Static_assert(MC_NCOLS <= BW_BIDIR_NCOLS - BW_NCOLS, "-g's columns fit where -b's would be (never both)");
 	col_add_load(r, o, show, (lat ? r->method_col : r->ctr_first) - LAT_FIXED);
 	r->shown_ctr_first = -1;
 	r->nbase = r->nall;

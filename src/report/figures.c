@@ -221,6 +221,8 @@ bool report_traded_always(const struct report *r, int i)
 {
 	if (r->load_first >= 0 && i >= r->load_first && i < r->load_first + LOADC_NCOLS)
 		return true;
+	if (r->mc_first >= 0 && i >= r->mc_first && i < r->mc_first + MC_NCOLS)
+		return true;
 	return r->val_first >= 0 && i >= r->val_first && i < r->val_first + VAL_NCOLS;
 }
 

@@ -64,12 +64,13 @@ static void meta_placement(struct report *r, const struct rb_session *s)
 		out_meta_u64(r->out, "numa_node", "NUMA node", (uint64_t)p->node);
 	else
 		out_meta_str(r->out, "numa_node", "NUMA node", "none");
-	if (s->conn.q.bufs[0].node >= 0)
-		out_meta_u64(r->out, "buffer_node", "Buffer node", (uint64_t)s->conn.q.bufs[0].node);
+	if (s->conn.q.buf.node >= 0)
+		out_meta_u64(r->out, "buffer_node", "Buffer node", (uint64_t)s->conn.q.buf.node);
 	else
 		out_meta_str(r->out, "buffer_node", "Buffer node", "unknown");
-	out_meta_str(r->out, "memory_kind", "Memory", mem_kind_name(&s->conn.q.bufs[0]));
-	out_meta_u64(r->out, "memory_page_bytes", "Memory page[B]", s->conn.q.bufs[0].page);
+	out_meta_str(r->out, "memory_kind", "Memory", mem_kind_name(&s->conn.q.buf));
+	out_meta_u64(r->out, "memory_page_bytes", "Memory page[B]", s->conn.q.buf.page);
+	mem_meta(r->out, &s->conn.q.buf, &s->conn.q.bounce);
 	if (p->cpu >= 0)
 		out_meta_u64(r->out, "cpu", "CPU", (uint64_t)p->cpu);
 	else
@@ -146,6 +147,7 @@ static void meta_test(struct report *r, const struct rb_session *s)
 	options_meta(r->out, o, s->bench, OPTIONS_META_ATOMIC);
 	meta_addresses(r, s);
 	meta_checks(r, s);
+	report_meta_mcast(r, s);
 	out_meta_u64(r->out, "inline_bytes", "Max inline data[B]", s->conn.q.max_inline);
 	out_meta_str(r->out, "inline", "Inline", qps_inline_text(&s->conn.q, text, sizeof(text)));
 	out_meta_u64(r->out, "inline_granted", "Inline granted[B]", s->conn.q.inline_granted);

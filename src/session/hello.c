@@ -34,17 +34,6 @@ static uint64_t peer_value(const struct opt_row *r, const struct rb_options *o, 
 	return r->peer.kind == PK_FN ? r->peer.fn(o, b) : opt_value_u64(r, o);
 }
 
-/* The PEER rows of ids P_COUNT and up, in the rows' order. */
-static void hello_params_late(const struct rb_options *o, const struct rb_bench *b, struct wire_hello *h)
-{
-	const struct opt_prog *t = options_table();
-
-	for (size_t i = 0; i < t->n && h->nparams < WIRE_MAX_PARAMS; i++)
-		if (t->rows[i].peer.id >= P_COUNT)
-			h->params[h->nparams++] = (struct wire_param){ (uint16_t)t->rows[i].peer.id,
-								       peer_value(&t->rows[i], o, b) };
-}
-
 void hello_params(const struct rb_options *o, const struct rb_bench *b, struct wire_hello *h)
 {
 	memset(h, 0, sizeof(*h));
@@ -54,9 +43,9 @@ void hello_params(const struct rb_options *o, const struct rb_bench *b, struct w
 	for (unsigned id = P_METRIC + 1; id < P_COUNT; id++) {
 		const struct opt_row *r = peer_row(id);
 
-		h->params[h->nparams++] = (struct wire_param){ (uint16_t)id, r ? peer_value(r, o, b) : 0 };
+		if (r)  /* the gaps between the blocks of ids (hello.h) are not sent */
+			h->params[h->nparams++] = (struct wire_param){ (uint16_t)id, peer_value(r, o, b) };
 	}
-	hello_params_late(o, b, h);
 }
 
 const char *hello_param_label(unsigned id)

@@ -38,11 +38,12 @@ enum hello_param {
 	P_PERCENTILES, P_COUNTERS, P_THREADS, P_RUN_INF, P_VALIDATE,
 	P_LOAD, P_LOAD_SIZE, P_LOAD_QPS, P_LOAD_COMPARE,
 	P_TX_DEPTH, P_CQ_MOD, P_RX_DEPTH, P_INLINE, P_EVENTS, P_ATOMIC_SAME,
-	P_COUNT                     /* one past the last of 1..29 */
+	/* #36's features, each a block of ids of its own (ids without a row
+	 * are not sent) */
+	P_MCG = 60, P_MGID,         /* multicast: -g, -M */
+	P_MR_PER_QP = 80, P_PAYLOAD, /* --mr_per_qp, --payload_file_path */
+	P_COUNT                     /* one past the last */
 };
-/* Ids from P_COUNT up, each range handed out per #36 feature (80..89: --mr_per_qp 80,
- * --payload_file_path 81), travel after 1..29 in the rows' order; all are below P_ID_MAX. */
-#define P_ID_MAX 128
 
 /* Both sides run a posting loop at once (-b), or a ping-pong. */
 bool hello_both_post(const struct rb_options *o, const struct rb_bench *b);

@@ -20,15 +20,21 @@
 
 /* ---- the kinds ------------------------------------------------------ */
 
-extern const struct mem_ops mem_host, mem_huge;
+extern const struct mem_ops mem_host, mem_huge, mem_cuda, mem_rocm;
 
 static const struct mem_ops *const mem_kinds[] = {
 	&mem_host,
 	&mem_huge,
+	&mem_cuda,
+	&mem_rocm,
 };
 
 const struct mem_ops *mem_kind_for(const struct rb_options *o)
 {
+	if (o->cuda_given || o->cuda_bus_id)
+		return &mem_cuda;
+	if (o->rocm_given)
+		return &mem_rocm;
 	return o->hugepages ? &mem_huge : &mem_host;
 }
 
@@ -71,12 +77,19 @@ static size_t mem_kernel_page(const void *addr)
 
 int mem_alloc(struct mem_buf *b, const struct mem_ops *kind, size_t len, int node)
 {
+	return mem_alloc_dev(b, kind, len, node, NULL);
+}
+
+int mem_alloc_dev(struct mem_buf *b, const struct mem_ops *kind, size_t len, int node,
+		  const struct mem_dev *dev)
+{
 	size_t page;
 	int err;
 
 	memset(b, 0, sizeof(*b));
 	b->dmabuf_fd = -1;
 	b->node = -1;
+	b->dev = dev ? *dev : (struct mem_dev){ .id = 0 };
 	err = kind->alloc(b, len, node);
 	if (err) {
 		memset(b, 0, sizeof(*b));
@@ -86,10 +99,13 @@ int mem_alloc(struct mem_buf *b, const struct mem_ops *kind, size_t len, int nod
 	b->ops = kind;
 	if (!kind->cpu_access)
 		b->cpu = NULL;
-	page = mem_kernel_page(b->addr);
+	b->view = b->cpu;
+	page = kind->cpu_access ? mem_kernel_page(b->addr) : 0;
 	if (page)
 		b->page = page;
-	return 0;
+	if (b->dev.stage && !b->cpu && (err = mem_stage_open(b)))
+		mem_free(b);
+	return err;
 }
 
 int mem_fits_n(const struct mem_ops *kind, size_t len, size_t n)
@@ -99,6 +115,7 @@ int mem_fits_n(const struct mem_ops *kind, size_t len, size_t n)
 
 void mem_free(struct mem_buf *b)
 {
+	mem_stage_close(b);
 	if (b->ops)
 		b->ops->free(b);
 	memset(b, 0, sizeof(*b));
@@ -154,7 +171,10 @@ struct ibv_mr *mem_register(struct ibv_pd *pd, const struct mem_buf *b, int *acc
 	}
 	if (mr)
 		return mr;
-	if (err == ENOMEM || err == EPERM) {
+	if (b->dmabuf_fd >= 0 && (err == EOPNOTSUPP || err == EPROTONOSUPPORT)) {
+		log_err("%s cannot register dma-buf memory (ibv_reg_dmabuf_mr of %zu bytes of %s: %s)",
+			ibv_get_device_name(pd->context->device), b->len, mem_kind_name(b), strerror(err));
+	} else if (err == ENOMEM || err == EPERM) {
 		memlock_text(limit, sizeof(limit));
 		log_err("cannot register %zu bytes: %s; the locked-memory limit is %s: "
 			"raise it with `ulimit -l unlimited` (or memlock in "

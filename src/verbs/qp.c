@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lib/log.h"
+#include "verbs/mcast.h"
 #include "cli/options.h"
 
 #define ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
@@ -227,18 +228,19 @@ static int qps_alloc_arrays(struct rb_qps *q)
 }
 
 /* Bytes per QP: a send area and a receive area, the latter holding -r
- * receive buffers with --validate's sends (qp.h's ring). */
+ * receive buffers with --validate's sends (qp.h's ring).  --bounce takes
+ * the same rings: a copy per message needs a buffer per message. */
 static void qps_layout(struct rb_qps *q, const struct rb_bench *b, const struct rb_options *o)
 {
 	size_t area = max_size_area(q->max_size);
 
 	q->ring_stride = ALIGN_UP(q->max_size + RB_UD_GRH, RB_LINE_BYTES);
-	if (o->validate && b->verb == VERB_SEND) {
+	if ((o->validate || o->bounce) && b->verb == VERB_SEND) {
 		q->ring = o->rx_depth;
 		if (q->ring * q->ring_stride > area)
 			area = ALIGN_UP(q->ring * q->ring_stride, RB_CYCLE_BYTES);
 	}
-	if (o->validate && b->metric == METRIC_BW) {
+	if ((o->validate || o->bounce) && b->metric == METRIC_BW) {
 		q->tx_ring = o->tx_depth;
 		if (q->tx_ring * q->ring_stride > area)
 			area = ALIGN_UP(q->tx_ring * q->ring_stride, RB_CYCLE_BYTES);
@@ -284,6 +286,7 @@ fail:
 
 void qps_destroy(struct rb_qps *q)
 {
+	mcast_close(q);         /* detached before the QPs go */
 	for (int i = q->n - 1; i >= 0 && q->ah; i--)
 		if (q->ah[i])
 			ibv_destroy_ah(q->ah[i]);

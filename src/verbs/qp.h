@@ -1,5 +1,5 @@
 /*
- * Verbs objects of one session: PD, buffers and MRs, completion channel, CQs,
+ * Verbs objects of one session: PD, buffer and MR, completion channel, CQs,
  * QPs (and UD address handles), their creation, connection (INIT -> RTR ->
  * RTS with the peer's attributes) and destruction in reverse order.
  *
@@ -44,7 +44,8 @@ struct rb_qp_attrs {
 };
 
 /* QP i's area: its start for the device (SGEs, the peer's RDMA) and for
- * the CPU (NULL-based where the kind forbids it), and its MR's keys. */
+ * the CPU (the buffer's view: NULL-based where the kind forbids it), and
+ * its MR's keys. */
 struct rb_qp_area {
 	char *addr;
 	uint8_t *cpu;
@@ -53,19 +54,24 @@ struct rb_qp_area {
 
 struct rb_qps {
 	struct ibv_pd *pd;
-	/* The memory (qp_buf.c): one buffer and MR holding every QP's area,
-	 * or with --mr_per_qp one of each per QP (bufs[i], mrs[i] QP i's);
-	 * their kind: mem.h.  area[i]: where QP i's area is, in either. */
-	struct mem_buf *bufs;
-	struct ibv_mr **mrs;
+	struct mem_buf buf;               /* its kind: mem.h */
+	/* --bounce: the registered host buffer that buf's bytes are staged
+	 * through, a copy each message (validate.c); empty (ops NULL): none */
+	struct mem_buf bounce;
+	char *dma;                      /* the registered bytes: buf's, or bounce's */
+	struct ibv_mr *mr;
+	/* --mr_per_qp (qp_buf.c): buf and mr are QP 0's, more[i - 1] and
+	 * more_mr[i - 1] QP i's; nbufs MRs in all (1 without it) */
+	struct mem_buf *more;
+	struct ibv_mr **more_mr;
 	int nbufs;
-	struct rb_qp_area *area;
+	struct rb_qp_area *area;        /* per QP: where its area is, in either */
 	struct ibv_comp_channel *chan;
 	struct ibv_cq *send_cq, *recv_cq;
 	struct ibv_qp **qp;
 	struct ibv_ah **ah;             /* UD only */
 	int n;
-	size_t slot;                    /* bytes of a QP's area: [send area | recv area],
+	size_t slot;                    /* bytes per QP: [send area | recv area],
 					 * each at least RB_CYCLE_BYTES */
 	size_t max_size;
 	uint32_t inline_ask;            /* what QPs are created with: -I or the test's default */
@@ -95,28 +101,42 @@ struct rb_qps {
 	 * that used the buffer before has completed.  0: off (perftest's
 	 * slots). */
 	unsigned tx_ring;
+	struct rb_mcast *mc;            /* -g (verbs/mcast.h), NULL: off */
 };
 
-/* Offsets in a QP's area (qps_area): its send area is at 0, then its
- * receive area, the buffer of its n-th receive (--validate with sends,
- * from 0), of its k-th WR (--validate's posting side, from 0). */
-static inline size_t qps_recv_off(const struct rb_qps *q)
+/* Per QP i, offsets in the one buffer (without --mr_per_qp; with it
+ * each QP's areas are at qps_in_area's offsets of its own): its send area, its receive area, the
+ * buffer of its n-th receive (--validate with sends, from 0), of its k-th
+ * WR (--validate's posting side, from 0). */
+static inline size_t qps_send_off(const struct rb_qps *q, int i)
 {
-	return q->slot / 2;
+	return (size_t)i * q->slot;
 }
 
-static inline size_t qps_ring_off(const struct rb_qps *q, uint64_t n)
+static inline size_t qps_recv_off(const struct rb_qps *q, int i)
 {
-	return qps_recv_off(q) + n % q->ring * q->ring_stride;
+	return qps_send_off(q, i) + q->slot / 2;
 }
 
-static inline size_t qps_tx_off(const struct rb_qps *q, uint64_t k)
+static inline size_t qps_ring_off(const struct rb_qps *q, int i, uint64_t n)
 {
-	return k % q->tx_ring * q->ring_stride;
+	return qps_recv_off(q, i) + n % q->ring * q->ring_stride;
+}
+
+static inline size_t qps_tx_off(const struct rb_qps *q, int i, uint64_t k)
+{
+	return qps_send_off(q, i) + k % q->tx_ring * q->ring_stride;
 }
 
 /* Those places as the device's addresses (SGEs, the peer's RDMA): where
- * this side sends from and receives into. */
+ * this side sends from and receives into.  Each QP's area (q->area) starts
+ * at its offset in the one buffer, or at its own buffer (--mr_per_qp):
+ * the places are taken from it (in_area: the offset past its start). */
+static inline size_t qps_in_area(const struct rb_qps *q, int i, size_t off)
+{
+	return off - qps_send_off(q, i);
+}
+
 static inline char *qps_send_area(const struct rb_qps *q, int i)
 {
 	return q->area[i].addr;
@@ -124,22 +144,23 @@ static inline char *qps_send_area(const struct rb_qps *q, int i)
 
 static inline char *qps_recv_area(const struct rb_qps *q, int i)
 {
-	return q->area[i].addr + qps_recv_off(q);
+	return q->area[i].addr + q->slot / 2;
 }
 
 static inline char *qps_ring_buf(const struct rb_qps *q, int i, uint64_t n)
 {
-	return q->area[i].addr + qps_ring_off(q, n);
+	return q->area[i].addr + qps_in_area(q, i, qps_ring_off(q, i, n));
 }
 
 static inline char *qps_tx_buf(const struct rb_qps *q, int i, uint64_t k)
 {
-	return q->area[i].addr + qps_tx_off(q, k);
+	return q->area[i].addr + qps_in_area(q, i, qps_tx_off(q, i, k));
 }
 
 /* The same places for the CPU to load and store: only where the memory
- * kind lets it (mem_cpu_ok(&q->bufs[0]), checked once at setup:
- * engine/touch.c); NULL-based otherwise, never a device address. */
+ * kind lets it (mem_cpu_ok(&q->buf), checked once at setup:
+ * engine/touch.c), or on its host copy (--validate: mem.h's stage);
+ * NULL-based otherwise, never a device address. */
 static inline uint8_t *qps_cpu_send_area(const struct rb_qps *q, int i)
 {
 	return q->area[i].cpu;
@@ -147,17 +168,17 @@ static inline uint8_t *qps_cpu_send_area(const struct rb_qps *q, int i)
 
 static inline uint8_t *qps_cpu_recv_area(const struct rb_qps *q, int i)
 {
-	return q->area[i].cpu + qps_recv_off(q);
+	return q->area[i].cpu + q->slot / 2;
 }
 
 static inline uint8_t *qps_cpu_ring_buf(const struct rb_qps *q, int i, uint64_t n)
 {
-	return q->area[i].cpu + qps_ring_off(q, n);
+	return q->area[i].cpu + qps_in_area(q, i, qps_ring_off(q, i, n));
 }
 
 static inline uint8_t *qps_cpu_tx_buf(const struct rb_qps *q, int i, uint64_t k)
 {
-	return q->area[i].cpu + qps_tx_off(q, k);
+	return q->area[i].cpu + qps_in_area(q, i, qps_tx_off(q, i, k));
 }
 
 /* The lkey of the MR that holds QP i's area (its own with --mr_per_qp). */
@@ -173,7 +194,7 @@ static inline uint64_t qps_remote_addr(const struct rb_qps *q, int i)
 }
 
 /*
- * Allocate PD, buffers (max_size per QP, NUMA-placed), MRs (minimum access
+ * Allocate PD, buffer (max_size per QP, NUMA-placed), MR (minimum access
  * for the verb), channel, CQs; then the QPs unless create_qps is false
  * (rdma_cm creates them with qps_init_attr()).  On failure everything made
  * so far is released.  0 or -errno.
@@ -214,10 +235,10 @@ void qps_destroy(struct rb_qps *q);
 /*
  * qp_buf.c: the buffers and MRs of q->n areas of q->slot bytes (access
  * q->access, relaxed ordering unless --disable-pcie-relaxed) on node, one
- * for all or with --mr_per_qp one per QP, checked first against the
- * device's max_mr, the memory available and the locked-memory limit;
- * q->area filled.  0 or -errno after a message (a failure midway frees
- * what was made).  qps_bufs_free: in reverse order, any state.
+ * for all (and --bounce's) or with --mr_per_qp one per QP, checked first
+ * against the device's max_mr, the memory available and the locked-memory
+ * limit; q->area filled.  0 or -errno after a message (a failure midway
+ * frees what was made).  qps_bufs_free: in reverse order, any state.
  */
 int qps_bufs_create(struct rb_qps *q, struct ibv_context *ctx, const struct rb_options *o, int node);
 void qps_bufs_free(struct rb_qps *q);

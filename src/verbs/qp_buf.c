@@ -11,6 +11,7 @@
 #include "verbs/qp.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,62 +82,87 @@ static int bufs_check(const struct rb_qps *q, struct ibv_context *ctx, const str
 	return memlock_fits(q->slot, all, qs);
 }
 
-static int bufs_make(struct rb_qps *q, const struct mem_ops *kind, int node, int *access)
+/* PCIe relaxed ordering unless --disable-pcie-relaxed, as perftest does
+ * (setup_mr_flags(), perftest_resources.c); the QPs' access flags stay
+ * without it.  mem_register drops a refused flag for the MRs after it. */
+static int access_for(const struct rb_qps *q, const struct rb_options *o)
+{
+	return q->access | (o->no_relaxed ? 0 : IBV_ACCESS_RELAXED_ORDERING);
+}
+
+/* The one buffer (all QPs' areas; with --mr_per_qp QP 0's), on the device
+ * the options name, --bounce's host buffer, and the MR of the registered. */
+static int buf_first(struct rb_qps *q, const struct rb_options *o, int node, int *access)
 {
 	size_t len = q->nbufs == 1 ? q->slot * (size_t)q->n : q->slot;
+	struct mem_dev dev;
+	int err;
 
-	for (int b = 0; b < q->nbufs; b++) {
-		int err = mem_alloc(&q->bufs[b], kind, len, node);
+	mem_dev_for(o, &dev);
+	err = mem_alloc_dev(&q->buf, mem_kind_for(o), len, node, &dev);
+	if (!err && o->bounce)
+		err = mem_alloc(&q->bounce, mem_kind_by_name("host"), q->buf.len, node);
+	if (err)
+		return err;
+	q->dma = q->bounce.ops ? q->bounce.addr : q->buf.addr;
+	q->mr = mem_register(q->pd, q->bounce.ops ? &q->bounce : &q->buf, access);
+	return q->mr ? 0 : -ENOMEM;
+}
+
+/* --mr_per_qp: QPs 1 .. n - 1, a buffer and an MR each. */
+static int bufs_more(struct rb_qps *q, const struct mem_ops *kind, int node, int *access)
+{
+	for (int b = 0; b < q->nbufs - 1; b++) {
+		int err = mem_alloc(&q->more[b], kind, q->slot, node);
 
 		if (err) {
-			if (q->nbufs > 1)
-				log_err("--mr_per_qp: the buffer of QP %d of %d failed", b, q->n);
+			log_err("--mr_per_qp: the buffer of QP %d of %d failed", b + 1, q->n);
 			return err;
 		}
-		q->mrs[b] = mem_register(q->pd, &q->bufs[b], access);
-		if (!q->mrs[b]) {
-			if (q->nbufs > 1)
-				log_err("--mr_per_qp: the MR of QP %d of %d failed", b, q->n);
+		q->more_mr[b] = mem_register(q->pd, &q->more[b], access);
+		if (!q->more_mr[b]) {
+			log_err("--mr_per_qp: the MR of QP %d of %d failed", b + 1, q->n);
 			return -ENOMEM;
 		}
 	}
 	return 0;
 }
 
-/* Where each QP's area is: its own buffer, or its slot of the one. */
+/* Where each QP's area is: its slot of the one buffer, or its own. */
 static void bufs_areas(struct rb_qps *q)
 {
 	for (int i = 0; i < q->n; i++) {
-		int b = q->nbufs == 1 ? 0 : i;
-		size_t off = q->nbufs == 1 ? (size_t)i * q->slot : 0;
+		bool own = q->nbufs > 1 && i > 0;
+		size_t off = q->nbufs == 1 ? qps_send_off(q, i) : 0;
+		const struct mem_buf *b = own ? &q->more[i - 1] : &q->buf;
+		const struct ibv_mr *mr = own ? q->more_mr[i - 1] : q->mr;
 
 		q->area[i] = (struct rb_qp_area){
-			.addr = (char *)q->bufs[b].addr + off,
-			.cpu = (uint8_t *)q->bufs[b].cpu + off,
-			.lkey = q->mrs[b]->lkey,
-			.rkey = q->mrs[b]->rkey,
+			.addr = (own ? (char *)b->addr : q->dma) + off,
+			.cpu = (uint8_t *)b->view + off,
+			.lkey = mr->lkey,
+			.rkey = mr->rkey,
 		};
 	}
 }
 
-/* PCIe relaxed ordering unless --disable-pcie-relaxed, as perftest does
- * (setup_mr_flags(), perftest_resources.c); the QPs' access flags stay
- * without it.  mem_register drops a refused flag for the MRs after it. */
 int qps_bufs_create(struct rb_qps *q, struct ibv_context *ctx, const struct rb_options *o, int node)
 {
 	const struct mem_ops *kind = mem_kind_for(o);
-	int access = q->access | (o->no_relaxed ? 0 : IBV_ACCESS_RELAXED_ORDERING);
+	int access = access_for(q, o);
 	int err;
 
 	q->nbufs = o->mr_per_qp ? q->n : 1;
-	q->bufs = calloc((size_t)q->nbufs, sizeof(*q->bufs));
-	q->mrs = calloc((size_t)q->nbufs, sizeof(*q->mrs));
 	q->area = calloc((size_t)q->n, sizeof(*q->area));
-	if (!q->bufs || !q->mrs || !q->area)
+	q->more = calloc((size_t)q->nbufs, sizeof(*q->more));
+	q->more_mr = calloc((size_t)q->nbufs, sizeof(*q->more_mr));
+	if (!q->area || !q->more || !q->more_mr)
 		return -ENOMEM;
 	err = bufs_check(q, ctx, o, kind);
 	if (!err)
-		err = bufs_make(q, kind, node, &access);
+		err = buf_first(q, o, node, &access);
+	if (!err)
+		err = bufs_more(q, kind, node, &access);
 	if (err)
 		return err;
 	q->relaxed = o->no_relaxed ? RO_OFF : access & IBV_ACCESS_RELAXED_ORDERING ? RO_REQUESTED : RO_REFUSED;
@@ -146,16 +172,21 @@ int qps_bufs_create(struct rb_qps *q, struct ibv_context *ctx, const struct rb_o
 
 void qps_bufs_free(struct rb_qps *q)
 {
-	for (int b = q->nbufs - 1; b >= 0 && q->bufs && q->mrs; b--) {
-		if (q->mrs[b])
-			ibv_dereg_mr(q->mrs[b]);
-		mem_free(&q->bufs[b]);
+	for (int b = q->nbufs - 2; b >= 0 && q->more && q->more_mr; b--) {
+		if (q->more_mr[b])
+			ibv_dereg_mr(q->more_mr[b]);
+		mem_free(&q->more[b]);
 	}
+	if (q->mr)
+		ibv_dereg_mr(q->mr);
+	mem_free(&q->bounce);
+	mem_free(&q->buf);
+	free(q->more_mr);
+	free(q->more);
 	free(q->area);
-	free(q->mrs);
-	free(q->bufs);
+	q->mr = NULL;
+	q->more_mr = NULL;
+	q->more = NULL;
 	q->area = NULL;
-	q->mrs = NULL;
-	q->bufs = NULL;
 	q->nbufs = 0;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "verbs/device.h"
+#include "verbs/mcast.h"
 #include "lib/explain.h"
 #include "lib/log.h"
 #include "cli/options.h"
@@ -26,6 +27,11 @@ void qps_describe(struct rb_qps *q, const struct rb_device *d)
 		l->rkey = q->area[i].rkey;
 		l->addr = (uint64_t)(uintptr_t)qps_recv_area(q, i);
 		l->mtu = (uint32_t)device_mtu_bytes(d->port_attr.active_mtu);
+		if (q->mc && q->mc->receiving) {	/* the peer sends to the group */
+			l->qpn = RB_MCAST_QPN;
+			l->lid = q->mc->mlid;
+			memcpy(l->gid, q->mc->mgid, 16);
+		}
 	}
 }
 

@@ -125,6 +125,7 @@ static const struct { unsigned id; const char *label; } wire_ids[] = {
 	{ 24, "send queue depth (-t/--tx-depth)" }, { 25, "completion moderation (-Q/--cq-mod)" },
 	{ 26, "receive queue depth (-r/--rx-depth)" }, { 27, "inline size (-I/--inline_size)" },
 	{ 28, "completion events (-e/--use_event)" }, { 29, "one target word (--atomic-same-address)" },
+	{ 60, "multicast (-g/--mcg)" }, { 61, "multicast group (-M/--MGID)" },
 	{ 80, "MR per QP (--mr_per_qp)" }, { 81, "payload (--payload_file_path)" },
 };
 #define N_WIRE_IDS (sizeof(wire_ids) / sizeof(wire_ids[0]))
@@ -140,19 +141,19 @@ static const char *fixed_label(unsigned id)
 static void test_wire_ids(void)
 {
 	const struct opt_prog *t = options_table();
-	unsigned seen[P_ID_MAX] = { 0 };
+	unsigned seen[P_COUNT] = { 0 };
 	int bad = 0;
 
 	is_int(P_VERB, 1, "P_VERB is wire id 1");
 	is_int(P_METRIC, 2, "P_METRIC is wire id 2");
-	is_int(P_COUNT, 30, "29 compared params (ids 1..29)");
+	is_int(P_COUNT, 82, "compared params: ids 1..29, then #36's blocks (multicast: 60, 61; --mr_per_qp, --payload_file_path: 80, 81)");
 	for (size_t i = 0; i < t->n; i++) {
 		const struct opt_row *r = &t->rows[i];
 		const char *want = r->peer.id ? fixed_label(r->peer.id) : NULL;
 
 		if (!r->peer.id)
 			continue;
-		if (!want || strcmp(want, r->peer.label) || r->peer.id >= P_ID_MAX || seen[r->peer.id]++) {
+		if (!want || strcmp(want, r->peer.label) || r->peer.id >= P_COUNT || seen[r->peer.id]++) {
 			printf("#   --%s: wire id %u, label '%s' (the fixed list: '%s')\n", r->name, r->peer.id,
 			       r->peer.label, want ? want : "none");
 			bad++;
@@ -165,7 +166,7 @@ static void test_wire_ids(void)
 			printf("#   wire id %u (%s) has no PEER row\n", wire_ids[i].id, wire_ids[i].label);
 			bad++;
 		}
-	ok(!bad, "every fixed wire id 3..29, 80.. is a PEER row (%zu)", N_WIRE_IDS);
+	ok(!bad, "every fixed wire id is a PEER row (%zu)", N_WIRE_IDS);
 }
 
 /* --payload_file_path's case: a file of this process's own (main). */
@@ -206,6 +207,9 @@ static const struct peer_case peer_cases[] = {
 	{ 27, "rb_send_lat", { NULL }, { "-I", "0", NULL } },
 	{ 28, "rb_send_lat", { NULL }, { "-e", NULL } },
 	{ 29, "rb_atomic_bw", { "-b", NULL }, { "-b", "--atomic-same-address", NULL } },
+	{ 60, "rb_send_bw", { "-c", "UD", "-s", "1K", NULL }, { "-c", "UD", "-s", "1K", "-g", NULL } },
+	{ 61, "rb_send_bw", { "-c", "UD", "-s", "1K", "-g", NULL }, { "-c", "UD", "-s", "1K", "-g", "-M", "ff0e::7", NULL } },
+	{ 61, "rb_send_lat", { "-c", "UD", "-g", "-M", "239.1.1.1", NULL }, { "-c", "UD", "-g", "-M", "239.1.1.2", NULL } },
 	{ 80, "rb_write_bw", { NULL }, { "--mr_per_qp", NULL } },
 	{ 81, "rb_send_bw", { "--validate", NULL }, { "--validate", "--payload_file_path", test_payload, NULL } },
 };
@@ -239,7 +243,7 @@ static uint64_t param_of(const struct wire_hello *h, unsigned id)
  * in it alone fails HELLO with a message naming it. */
 static void test_every_peer_row(void)
 {
-	bool covered[P_ID_MAX] = { false };
+	bool covered[P_COUNT] = { false };
 	size_t ncov = 0;
 
 	for (size_t i = 0; i < sizeof(peer_cases) / sizeof(peer_cases[0]); i++) {

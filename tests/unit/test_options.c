@@ -220,7 +220,7 @@ static const char *const spell_values[][2] = {
 	{ "bind-source-ip", "192.0.2.1" }, { "bind", "192.0.2.1" }, { "cpu", "0" },
 	{ "csv", "x.csv" }, { "json", "x.json" }, { "histogram", "h.csv" }, { "raw", "r.csv" },
 	{ "size", "4096" }, { "timeout", "2" }, { "duration", "2" }, { "numa-node", "0" },
-	{ "min-bw", "1Gb/s" }, { "load", "write_bw" }, { "output", "latency" },
+	{ "min-bw", "1Gb/s" }, { "load", "write_bw" }, { "output", "latency" }, { "MGID", "239.1.2.3" },
 	{ "payload-file-path", test_payload },
 };
 
@@ -249,6 +249,12 @@ static int parse_spelt(const char *name, const char *spelt, int has_arg, struct 
 		rc = parse(&bw, o, word, "--interval=1", "h", NULL);
 	else if (!strncmp(name, "load-", 5))	/* only with --load */
 		rc = parse(&full, o, word, "--load=write_bw", "-R", "-c", "UC", "h", NULL);
+	else if (!strcmp(name, "use-cuda-dmabuf"))	/* only with --use-cuda */
+		rc = parse(&full, o, word, "--use-cuda=1", "-R", "-c", "UC", "h", NULL);
+	else if (!strcmp(name, "use-rocm-dmabuf"))	/* only with --use-rocm */
+		rc = parse(&full, o, word, "--use-rocm=1", "-R", "-c", "UC", "h", NULL);
+	else if (!strcmp(name, "mcg") || !strcmp(name, "MGID"))	/* multicast: UD, -M with -g */
+		rc = parse(&full, o, word, "-g", "-c", "UD", "h", NULL);
 	else if (!strcmp(name, "threads"))	/* -j with -R: a usage error */
 		rc = parse(&full, o, word, "-c", "UC", "h", NULL);
 	else

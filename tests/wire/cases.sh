@@ -9,4 +9,5 @@ wire_cases() {
 	echo "write_bw 18701 rb_write_bw -s 8K -n 20"
 	echo "read_lat 18702 rb_read_lat -s 64 -n 20 --warmup 5"
 	echo "loss 18703 rb_write_bw -s 8K -n 50"
+	echo "mcast 18704 rb_send_bw -c UD -g -q 2 -s 64 -n 200"
 }

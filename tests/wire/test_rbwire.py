@@ -345,6 +345,18 @@ rc, doc, err, out = analyse(pcap(os.path.join(TMP, 'ud.pcap'), ud))
 ok(doc and opcount(doc['total'], 'UD SEND Only') == 1 and doc['total']['payload_bytes'] == 256,
    'UD SEND Only: DETH skipped, 256 payload bytes', doc and doc['total'] or err)
 
+mc = [frame(A, '239.2.201.133', roce(0x64, 0xFFFFFF, n, b'\0' * 8, 64)) for n in range(3)]
+rc, doc, err, out = analyse(pcap(os.path.join(TMP, 'mcast.pcap'), mc))
+ok(doc and len(doc['flows']) == 1 and doc['flows'][0]['dst'] == '239.2.201.133' and
+   doc['flows'][0]['dest_qp'] == '0xffffff' and doc['flows'][0]['multicast'] and
+   opcount(doc['total'], 'UD SEND Only') == 3, 'multicast UD: 3 SENDs to the group 239.2.201.133, QPN 0xffffff, a multicast flow',
+   doc and doc['flows'] or err)
+ok(doc and not any(f['multicast'] for f in analyse(pcap(os.path.join(TMP, 'ud1.pcap'), ud))[1]['flows']),
+   'a unicast flow is not multicast', doc and doc['flows'])
+p = subprocess.run([RB_WIRE, 'analyse', os.path.join(TMP, 'mcast.pcap')], capture_output=True, text=True, timeout=60)
+ok(p.returncode == 0 and '-> 239.2.201.133 (multicast group), dest QP 0xffffff' in p.stdout,
+   'human table: the flow to the group says so', p.stdout)
+
 # --- CSV and the human table --------------------------------------------------------------
 
 p = subprocess.run([RB_WIRE, 'analyse', os.path.join(TMP, 'write.pcap'), '--csv'],

@@ -5,7 +5,8 @@
 # --result` and its summary is checked: exact counts of opcodes, messages,
 # packets per message, ACKs, retransmissions.  The last run drops 5 % of the
 # UDP 4791 packets this guest sends (tc netem behind a u32 filter) and must
-# show retransmissions and still complete.  Skips (not a pass) outside that
+# show retransmissions and still complete.  The multicast run (-g) before it
+# must show its sends addressed to the group.  Skips (not a pass) outside that
 # test bed (RB_PEER unset) or without tcpdump or python3 (tests/integration/lib/two-need.sh).
 # At the end it writes $RB_WIRE_SHARED/done: guest A waits for it.
 
@@ -13,7 +14,7 @@
 . "$top_srcdir/tests/integration/lib/two-need.sh"
 rb_wire=$top_builddir/scripts/tools/rb-wire
 [ -x "$rb_wire" ] || rb_wire=$top_srcdir/scripts/tools/rb-wire.in
-wire_names="send_lat write_bw read_lat loss"
+wire_names="send_lat write_bw read_lat mcast loss"
 
 # wire_check FILE EXPR...: each Python expression over t (the total), f (the
 # flows), d (the document) must hold; the failing ones become "# " lines.
@@ -116,6 +117,17 @@ else
 		"ops(t, 'RC RDMA READ Response Only') >= $n" \
 		"all(c['match'] for c in d['result_check']['rows'])"
 	tap_ok $? "rb-wire: rb_read_lat -s 64: $n Read Requests and $n Read Response Only, as the benchmark counted"
+	[ -s "$RB_WIRE_JSON" ] && wire_diag "$RB_WIRE_JSON"
+
+	# multicast UD (-g): guest A's 2 QPs joined the group; guest B's 2 QPs
+	# send 200 each to it, across the NIC (losses tolerated, as UD's)
+	wire_run mcast && wire_check "$RB_WIRE_JSON" "d['status'] == 'complete'" \
+		"[(x['dst'], x['dest_qp'], x['multicast']) for x in f if ops(x, 'UD SEND Only')] == [('239.2.201.133', '0xffffff', True)]" \
+		"ops(t, 'UD SEND Only') == 400" &&
+		rb_check "$RB_CASE_DIR/client.csv" 'status == "complete"' "int(r['mc_sent']) == 400" \
+			"int(r['mc_received']) + int(r['mc_lost']) == 800" "int(r['mc_recv_min']) >= 200" \
+			"meta['mgid'] == '::ffff:239.2.201.133'" "int(meta['mc_recv_qps']) == 2"
+	tap_ok $? "rb-wire: rb_send_bw -g between the guests: 400 UD SENDs to the group 239.2.201.133 (QPN 0xffffff), guest A's 2 QPs counted against them"
 	[ -s "$RB_WIRE_JSON" ] && wire_diag "$RB_WIRE_JSON"
 
 	if wire_loss_on; then
