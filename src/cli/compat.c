@@ -135,7 +135,7 @@ const struct opt_compat options_compat[] = {
 	{ "ipv6-addr", 0, 0, PC_NOOP, NULL, "the exchange takes HOST as an IPv4 or IPv6 address or a name, whichever it is" },
 	{ "raw_ipv6", 0, 0, PC_REFUSED, RAW_USE, RAW },
 	{ "report-per-port", 0, 0, PC_REFUSED, "two runs at once, -i 1 and -i 2", "two ports in one run (--dualport)" },
-	{ "odp", 0, 0, PC_MEMORY, "registered host memory (the default) until then", "on-demand paging" },
+	{ "odp", 0, 0, PC_SAME, "odp", NULL },
 	{ "use_hugepages", 0, 0, PC_SAME, "use-hugepages", NULL },
 	{ "use_old_post_send", 0, 0, PC_NOOP, NULL, "ibv_post_send is the only post here" },
 	{ "promiscuous", 0, 0, PC_REFUSED, RAW_USE, RAW },

@@ -92,6 +92,8 @@ struct rb_options {
 	bool no_numa;
 	const char *cpu_list;
 	bool hugepages;
+	bool odp;                   /* --odp: explicit on-demand paging MRs */
+	bool dmabuf;                /* --use-dmabuf: host memory as a udmabuf dma-buf */
 	/* GPU memory (verbs/mem_cuda.c, mem_rocm.c) and --bounce */
 	int cuda_dev;               /* --use_cuda=ID (cuda_given) */
 	bool cuda_given;

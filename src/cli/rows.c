@@ -107,6 +107,9 @@ static const struct opt_row rows[] = {
 	/* #36 many MRs, payload from a file (verbs/qp_buf.c, cli/optpayload.c, engine/payload.c) */
 	{ "mr-per-qp", 0, OT_FLAG, NULL, F(mr_per_qp), .feat = FEAT_QPS, .lax = 1, .group = G_PLACE, .help = "a buffer and an MR of its own for each QP (default: one of each for all QPs)", PEER(80, "MR per QP (--mr_per_qp)"), META_ON(180, "mr_per_qp", "MR per QP", MW_ALWAYS, "yes", "no") },
 	{ "payload-file-path", 0, OT_STR, "FILE", F(payload_path), .parse = opt_parse_payload, .feat = FEAT_SIZE, .group = G_TEST, .help = "every message's payload from FILE, perftest's format (0xaabbccdd,... little-endian DWORDs), repeated or cut to the size; --validate checks it", PEER_FN(81, "payload (--payload_file_path)", peer_payload, peer_text_payload), META_FN(181, "payload_file", "Payload file", MW_SET, meta_payload) },
+	/* #37 memory: on-demand paging, host memory as a dma-buf (helper odp) */
+	{ "odp", 0, OT_FLAG, NULL, F(odp), .group = G_PLACE, .help = "register the buffers as explicit on-demand paging MRs: nothing pinned, each page faulted in on first touch", META_ON(490, "odp", "On-demand paging", MW_SET, "explicit ODP MR", NULL) },
+	{ "use-dmabuf", 0, OT_FLAG, NULL, F(dmabuf), .group = G_PLACE, .help = "buffers in host memory exported as a dma-buf (/dev/udmabuf), registered with ibv_reg_dmabuf_mr" },
 	/* GPU memory (#37: verbs/mem_cuda.c, mem_rocm.c) */
 	{ "use-cuda", 0, OT_INT, "ID", F(cuda_dev), R(0, 1023), GIVEN(cuda_given), .group = G_PLACE, .help = "buffers in the memory of CUDA GPU ID (libcuda.so.1 loaded at run time), registered as peer memory" },
 	{ "use-cuda-bus-id", 0, OT_STR, "BUS", F(cuda_bus_id), .group = G_PLACE, .help = "as --use-cuda, the GPU named by its PCI bus id (e.g. 0000:3b:00.0)" },

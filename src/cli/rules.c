@@ -79,9 +79,9 @@ static int gpu_check(const struct rb_bench *b, const struct rb_options *o)
 		return options_usage_error("--bounce copies messages' payloads; %s's atomics carry none: drop --bounce", b->name);
 	/* #36 --mr_per_qp: host memory only (a buffer per QP; GPU kinds and
 	 * --bounce keep one buffer and its copies) */
-	if (o->mr_per_qp && (cuda || rocm || o->bounce))
-		return options_usage_error("--mr_per_qp and %s cannot be combined: a buffer per QP is made of host memory (or huge pages); drop one of them",
-				   o->bounce ? "--bounce" : cuda ? "--use_cuda" : "--use_rocm");
+	if (o->mr_per_qp && (cuda || rocm || o->bounce || o->odp || o->dmabuf))
+		return options_usage_error("--mr_per_qp and %s cannot be combined: a buffer per QP is made of host memory (or huge pages), registered pinned; drop one of them",
+				   o->bounce ? "--bounce" : cuda ? "--use_cuda" : rocm ? "--use_rocm" : o->odp ? "--odp" : "--use-dmabuf");
 	if ((cuda || rocm) && o->hugepages)
 		return options_usage_error("--use-hugepages and --use_%s cannot be combined: the buffers are in the GPU's memory",
 				   cuda ? "cuda" : "rocm");
@@ -165,6 +165,19 @@ static int pt_output_check(const struct rb_bench *b, struct rb_options *o)
 	return 0;
 }
 
+/* The buffers' memory: --use-dmabuf is a kind of its own; --odp registers
+ * ordinary (or huge) pages, and a dma-buf is registered its own way. */
+static int memory_check(const struct rb_options *o)
+{
+	if (o->dmabuf && (o->hugepages || o->odp))
+		return options_usage_error("--use-dmabuf cannot be combined with %s (a udmabuf is shared memory of ordinary pages, registered through its dma-buf): drop one",
+				   o->odp ? "--odp" : "--use-hugepages");
+	if (o->dmabuf && (o->cuda_given || o->cuda_bus_id || o->rocm_given || o->bounce))
+		return options_usage_error("--use-dmabuf (host memory as a dma-buf) cannot be combined with %s: drop one",
+				   o->bounce ? "--bounce (the dma-buf would never be registered)" : "a GPU's memory (--use_cuda, --use_rocm)");
+	return 0;
+}
+
 /* Combinations that no single option's range can catch. */
 static int options_check(const struct rb_bench *b, struct rb_options *o)
 {
@@ -201,7 +214,7 @@ static int options_check(const struct rb_bench *b, struct rb_options *o)
 	if (interval_check(o) || validate_check(b, o) || load_opts_check(b, o) || gpu_check(b, o) ||
 	    mcast_check(o))
 		return -EINVAL;
-	if (pt_output_check(b, o))
+	if (pt_output_check(b, o) || memory_check(o))
 		return -EINVAL;
 	if (o->no_numa && (o->numa_node >= 0 || o->cpu_list))
 		return options_usage_error("--no-numa cannot be combined with %s",

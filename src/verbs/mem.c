@@ -14,23 +14,27 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "cli/options.h"
 #include "lib/log.h"
 
 /* ---- the kinds ------------------------------------------------------ */
 
-extern const struct mem_ops mem_host, mem_huge, mem_cuda, mem_rocm;
+extern const struct mem_ops mem_host, mem_huge, mem_udmabuf, mem_cuda, mem_rocm;
 
 static const struct mem_ops *const mem_kinds[] = {
 	&mem_host,
 	&mem_huge,
+	&mem_udmabuf,
 	&mem_cuda,
 	&mem_rocm,
 };
 
 const struct mem_ops *mem_kind_for(const struct rb_options *o)
 {
+	if (o->dmabuf)
+		return &mem_udmabuf;
 	if (o->cuda_given || o->cuda_bus_id)
 		return &mem_cuda;
 	if (o->rocm_given)
@@ -174,6 +178,9 @@ struct ibv_mr *mem_register(struct ibv_pd *pd, const struct mem_buf *b, int *acc
 	if (b->dmabuf_fd >= 0 && (err == EOPNOTSUPP || err == EPROTONOSUPPORT)) {
 		log_err("%s cannot register dma-buf memory (ibv_reg_dmabuf_mr of %zu bytes of %s: %s)",
 			ibv_get_device_name(pd->context->device), b->len, mem_kind_name(b), strerror(err));
+	} else if ((*access & IBV_ACCESS_ON_DEMAND) && (err == EOPNOTSUPP || err == EINVAL)) {
+		log_err("%s refused an on-demand paging MR (ibv_reg_mr with IBV_ACCESS_ON_DEMAND of %zu bytes: %s)",
+			ibv_get_device_name(pd->context->device), b->len, strerror(err));
 	} else if (err == ENOMEM || err == EPERM) {
 		memlock_text(limit, sizeof(limit));
 		log_err("cannot register %zu bytes: %s; the locked-memory limit is %s: "
@@ -184,6 +191,34 @@ struct ibv_mr *mem_register(struct ibv_pd *pd, const struct mem_buf *b, int *acc
 	}
 	errno = err;
 	return NULL;
+}
+
+/* ---- on-demand paging ---------------------------------------------- */
+
+int mem_drop_pages(struct mem_buf *b)
+{
+	if (!b->cpu || b->dmabuf_fd >= 0)
+		return -EOPNOTSUPP;
+	if (madvise(b->addr, b->len, MADV_DONTNEED) == 0)
+		return 0;
+	log_err("--odp: cannot give back the buffer's %zu bytes (madvise MADV_DONTNEED): %s",
+		b->len, strerror(errno));
+	return -errno;
+}
+
+size_t mem_resident_bytes(const struct mem_buf *b)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), n = b->len / page, res = 0;
+	unsigned char *vec = calloc(n ? n : 1, 1);
+
+	if (!vec || mincore(b->addr, b->len, vec)) {
+		free(vec);
+		return SIZE_MAX;
+	}
+	for (size_t i = 0; i < n; i++)
+		res += vec[i] & 1;
+	free(vec);
+	return res * page;
 }
 
 /* ---- for the kinds -------------------------------------------------- */

@@ -7,6 +7,11 @@
  *                  message); what the kinds share (mapping, NUMA binding)
  *   mem_host.c     ordinary pages: the default
  *   mem_huge.c     huge pages (--use-hugepages)
+ *   mem_udmabuf.c  host memory exported as a dma-buf through /dev/udmabuf
+ *                  (--use-dmabuf), registered with ibv_reg_dmabuf_mr
+ * On-demand paging (--odp) is a way of registering, not a kind: its pages
+ * are given back (mem_drop_pages) before an ODP MR covers them, so that the
+ * first touch, the CPU's or the device's, faults each one in.
  *   mem_cuda.c     NVIDIA GPU memory (--use_cuda), libcuda loaded at run time
  *   mem_rocm.c     AMD GPU memory (--use_rocm), libamdhip64 loaded at run time
  *   mem_gpu.c      what the GPU kinds share (the library's loading, the
@@ -85,7 +90,8 @@ struct mem_buf {
 	const struct mem_ops *ops;      /* its kind; NULL: none allocated */
 };
 
-/* The kind the options pick: huge pages with --use-hugepages, else host. */
+/* The kind the options pick: udmabuf with --use-dmabuf, huge pages with
+ * --use-hugepages, else host. */
 const struct mem_ops *mem_kind_for(const struct rb_options *o);
 /* The kind named name (its mem_ops name), NULL when none is. */
 const struct mem_ops *mem_kind_by_name(const char *name);
@@ -109,8 +115,18 @@ void mem_free(struct mem_buf *b);
  * holds IBV_ACCESS_RELAXED_ORDERING (an optional flag: providers that do
  * not support it ignore it) and the registration is refused with EINVAL
  * or EOPNOTSUPP all the same, it registers without the flag and clears it
- * in *access: the caller records what was registered. */
+ * in *access: the caller records what was registered.  A dma-buf the
+ * device cannot register (EOPNOTSUPP, EPROTONOSUPPORT: rxe) is named so,
+ * as is an ODP MR (IBV_ACCESS_ON_DEMAND in *access) it refuses. */
 struct ibv_mr *mem_register(struct ibv_pd *pd, const struct mem_buf *b, int *access);
+
+/* --odp: give b's pages back to the kernel (madvise MADV_DONTNEED: what
+ * is touched next reads zeros, faulted in anew, on b's NUMA policy).
+ * 0, -EOPNOTSUPP for a kind the CPU may not touch or a dma-buf, or
+ * -errno after a message. */
+int mem_drop_pages(struct mem_buf *b);
+/* Bytes of b's pages present in memory now (mincore); SIZE_MAX unknown. */
+size_t mem_resident_bytes(const struct mem_buf *b);
 
 /* Whether the CPU may touch b's bytes (through b->cpu). */
 static inline bool mem_cpu_ok(const struct mem_buf *b)

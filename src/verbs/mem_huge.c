@@ -24,19 +24,31 @@ static long nr_hugepages(void)
 	return v;
 }
 
-static size_t huge_page(void)
+/* Enough of the pool free for len bytes?  HugePages_Free is a count (its
+ * line has no unit: mem_meminfo_bytes reads it as kB).  -ENOMEM after a
+ * message naming vm.nr_hugepages. */
+static int huge_free_check(size_t len, size_t page)
 {
-	size_t page = mem_meminfo_bytes("Hugepagesize");
+	size_t free_ = mem_meminfo_bytes("HugePages_Free") / 1024;
 
-	return page ? page : 2UL << 20;
+	if (len <= free_ * page)
+		return 0;
+	log_err("--use-hugepages: %zu huge pages of %zu KiB needed, %zu free of the %ld reserved "
+		"(vm.nr_hugepages): reserve more, e.g. `sysctl vm.nr_hugepages=%zu`",
+		len / page, page >> 10, free_, nr_hugepages(), (size_t)nr_hugepages() + len / page - free_);
+	return -ENOMEM;
 }
 
-/* n buffers of len bytes, each rounded up to a huge page, from the pool. */
+/* n buffers of len bytes, each rounded up to a huge page, from the pool
+ * (--mr_per_qp asks before making any). */
 static int huge_fits(size_t len, size_t n)
 {
-	size_t page = huge_page(), rounded;
-	int err = mem_round(len, page, &rounded);
+	size_t page = mem_meminfo_bytes("Hugepagesize"), rounded;
+	int err;
 
+	if (page == 0)
+		page = 2UL << 20;
+	err = mem_round(len, page, &rounded);
 	if (err)
 		return err;
 	if (nr_hugepages() == 0) {
@@ -50,11 +62,20 @@ static int huge_fits(size_t len, size_t n)
 
 static int huge_alloc(struct mem_buf *b, size_t len, int node)
 {
-	size_t page = huge_page();
-	int err = mem_round(len, page, &b->len);
+	size_t page = mem_meminfo_bytes("Hugepagesize");
+	int err;
 
-	if (!err)
-		err = huge_fits(b->len, 1);
+	if (page == 0)
+		page = 2UL << 20;
+	err = mem_round(len, page, &b->len);
+	if (err)
+		return err;
+	if (nr_hugepages() == 0) {
+		log_err("--use-hugepages: no huge pages reserved (/proc/sys/vm/nr_hugepages is 0); "
+			"reserve some, e.g. `echo 512 > /proc/sys/vm/nr_hugepages`");
+		return -ENOMEM;
+	}
+	err = huge_free_check(b->len, page);
 	if (err)
 		return err;
 	b->page = page;

@@ -19,6 +19,7 @@
 
 #include "cli/bench.h"
 #include "verbs/mem.h"
+#include "verbs/odp.h"
 #include "verbs/placement.h"
 #include "lib/wire.h"
 
@@ -83,6 +84,10 @@ struct rb_qps {
 	struct wire_qp *local, *remote;
 	enum rb_transport tr;
 	int access;                     /* MR access flags */
+	/* --odp: the device's capabilities, and the buffer's bytes in
+	 * memory once its ODP MR was registered (0: none faulted in yet) */
+	struct odp_caps odp;
+	size_t odp_resident;
 	enum { RO_OFF, RO_REQUESTED, RO_REFUSED } relaxed; /* PCIe relaxed ordering of the MR */
 	struct rb_qp_attrs attrs;       /* QP 0's, read back after connection */
 	unsigned cm_sl;                 /* -R: the SL cm.c gave at RTR */
@@ -233,14 +238,15 @@ void qps_read_outs(struct rb_qps *q);
 void qps_destroy(struct rb_qps *q);
 
 /*
- * qp_buf.c: the buffers and MRs of q->n areas of q->slot bytes (access
- * q->access, relaxed ordering unless --disable-pcie-relaxed) on node, one
- * for all (and --bounce's) or with --mr_per_qp one per QP, checked first
- * against the device's max_mr, the memory available and the locked-memory
- * limit; q->area filled.  0 or -errno after a message (a failure midway
- * frees what was made).  qps_bufs_free: in reverse order, any state.
+ * qp_buf.c, --mr_per_qp: qps_bufs_check before the first buffer (q->nbufs,
+ * the device's max_mr, the memory available, the locked-memory limit);
+ * qp.c makes the first buffer and its MR (QP 0's with --mr_per_qp);
+ * qps_bufs_more the other QPs' and fills q->area either way.  0 or -errno
+ * after a message.  qps_bufs_free: every buffer and MR, in reverse order,
+ * any state.
  */
-int qps_bufs_create(struct rb_qps *q, struct ibv_context *ctx, const struct rb_options *o, int node);
+int qps_bufs_check(struct rb_qps *q, struct ibv_context *ctx, const struct rb_options *o);
+int qps_bufs_more(struct rb_qps *q, const struct rb_options *o, int node);
 void qps_bufs_free(struct rb_qps *q);
 /* How many MRs q holds: 1, or with --mr_per_qp one per QP. */
 int qps_mr_count(const struct rb_qps *q);

@@ -82,33 +82,6 @@ static int bufs_check(const struct rb_qps *q, struct ibv_context *ctx, const str
 	return memlock_fits(q->slot, all, qs);
 }
 
-/* PCIe relaxed ordering unless --disable-pcie-relaxed, as perftest does
- * (setup_mr_flags(), perftest_resources.c); the QPs' access flags stay
- * without it.  mem_register drops a refused flag for the MRs after it. */
-static int access_for(const struct rb_qps *q, const struct rb_options *o)
-{
-	return q->access | (o->no_relaxed ? 0 : IBV_ACCESS_RELAXED_ORDERING);
-}
-
-/* The one buffer (all QPs' areas; with --mr_per_qp QP 0's), on the device
- * the options name, --bounce's host buffer, and the MR of the registered. */
-static int buf_first(struct rb_qps *q, const struct rb_options *o, int node, int *access)
-{
-	size_t len = q->nbufs == 1 ? q->slot * (size_t)q->n : q->slot;
-	struct mem_dev dev;
-	int err;
-
-	mem_dev_for(o, &dev);
-	err = mem_alloc_dev(&q->buf, mem_kind_for(o), len, node, &dev);
-	if (!err && o->bounce)
-		err = mem_alloc(&q->bounce, mem_kind_by_name("host"), q->buf.len, node);
-	if (err)
-		return err;
-	q->dma = q->bounce.ops ? q->bounce.addr : q->buf.addr;
-	q->mr = mem_register(q->pd, q->bounce.ops ? &q->bounce : &q->buf, access);
-	return q->mr ? 0 : -ENOMEM;
-}
-
 /* --mr_per_qp: QPs 1 .. n - 1, a buffer and an MR each. */
 static int bufs_more(struct rb_qps *q, const struct mem_ops *kind, int node, int *access)
 {
@@ -146,26 +119,25 @@ static void bufs_areas(struct rb_qps *q)
 	}
 }
 
-int qps_bufs_create(struct rb_qps *q, struct ibv_context *ctx, const struct rb_options *o, int node)
+int qps_bufs_check(struct rb_qps *q, struct ibv_context *ctx, const struct rb_options *o)
 {
-	const struct mem_ops *kind = mem_kind_for(o);
-	int access = access_for(q, o);
-	int err;
-
 	q->nbufs = o->mr_per_qp ? q->n : 1;
 	q->area = calloc((size_t)q->n, sizeof(*q->area));
 	q->more = calloc((size_t)q->nbufs, sizeof(*q->more));
 	q->more_mr = calloc((size_t)q->nbufs, sizeof(*q->more_mr));
 	if (!q->area || !q->more || !q->more_mr)
 		return -ENOMEM;
-	err = bufs_check(q, ctx, o, kind);
-	if (!err)
-		err = buf_first(q, o, node, &access);
-	if (!err)
-		err = bufs_more(q, kind, node, &access);
+	return bufs_check(q, ctx, o, mem_kind_for(o));
+}
+
+/* After the first buffer's MR (qp.c: relaxed ordering as it got it). */
+int qps_bufs_more(struct rb_qps *q, const struct rb_options *o, int node)
+{
+	int access = q->access | (q->relaxed == RO_REQUESTED ? IBV_ACCESS_RELAXED_ORDERING : 0);
+	int err = bufs_more(q, mem_kind_for(o), node, &access);
+
 	if (err)
 		return err;
-	q->relaxed = o->no_relaxed ? RO_OFF : access & IBV_ACCESS_RELAXED_ORDERING ? RO_REQUESTED : RO_REFUSED;
 	bufs_areas(q);
 	return 0;
 }

@@ -161,7 +161,7 @@ static void test_help(void)
 {
 	struct rb_options o;
 	FILE *saved = stdout;
-	char buf[8192] = "";
+	char buf[16384] = "";    /* --help grows with the rows */
 	FILE *mem = fmemopen(buf, sizeof(buf) - 1, "w");
 
 	int help, version;
