@@ -14,6 +14,7 @@
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rb-cli.XXXXXX") || exit 99
+printf '0x01020304\n' >"$tmp/payload.txt"      # --payload_file_path's value
 trap 'rm -rf "$tmp"' EXIT
 n=0 failed=0
 # the benchmarks: bench/list.h's BENCH(NAME) lines
@@ -48,6 +49,7 @@ value_for() {
 	report-counters) value=port_xmit_data ;; bind | source-ip) value=127.0.0.1 ;;
 	size) value=64 ;; numa-node) value=0 ;; min-bw) value=1Gb/s ;; load) value=write_bw ;;
 	output) value=bandwidth ;; MGID) value=ff0e::1 ;; rate-units) value=Mbps ;; rate-limit-type) value=SW ;;
+	payload-file-path) value=$tmp/payload.txt ;;
 	*) case $2 in FILE) value=$tmp/out.file ;; *) value=2 ;; esac ;;
 	esac
 }
@@ -131,7 +133,7 @@ ${head%%=*}
 "*) continue ;; esac
 		# accepted everywhere, with no effect outside its benchmarks, as
 		# perftest does (the row's lax; checked below)
-		case $head in *--report-gbits) continue ;; esac
+		case $head in *--report-gbits | *--mr-per-qp) continue ;; esac
 		nrej=$((nrej + 1))
 		option_words "$head" dash
 		# shellcheck disable=SC2086 # the words, split

@@ -102,6 +102,11 @@ struct rb_options {
 	bool imm;
 	bool use_srq;               /* --use_srq: one shared receive queue for a side's QPs (send tests) */
 	unsigned recv_post_list;    /* --recv_post_list: receives posted N per call; 0: not given (1) */
+	bool mr_per_qp;             /* --mr_per_qp: a buffer and an MR per QP */
+	const char *payload_path;   /* --payload_file_path (NULL: none): its */
+	uint64_t payload_len;       /* payload's bytes (lib/payload.h), */
+	uint64_t payload_hash;      /* their FNV-1a 64, */
+	uint64_t payload_file_bytes;        /* and the file's size */
 	/* --load, --load-size, --load-qps, --load-compare (load.h) */
 	struct load_ask load;
 	enum load_bench load_bench; /* LOAD_NONE: no load */

@@ -123,6 +123,9 @@ static const struct opt_row rows[] = {
 	{ "disable-numa", 0, OT_FLAG, NULL, F(no_numa), .group = G_PLACE },
 	{ "cpu", 0, OT_STR, "LIST", F(cpu_list), .group = G_PLACE, .help = "pin the measuring thread to LIST (e.g. 2 or 0-3)" },
 	{ "use-hugepages", 0, OT_FLAG, NULL, F(hugepages), .group = G_PLACE, .help = "allocate buffers on huge pages" },
+	/* #36 many MRs, payload from a file (verbs/qp_buf.c, cli/optpayload.c, engine/payload.c) */
+	{ "mr-per-qp", 0, OT_FLAG, NULL, F(mr_per_qp), .feat = FEAT_QPS, .lax = 1, .group = G_PLACE, .help = "a buffer and an MR of its own for each QP (default: one of each for all QPs)", PEER(80, "MR per QP (--mr_per_qp)"), META_ON(180, "mr_per_qp", "MR per QP", MW_ALWAYS, "yes", "no") },
+	{ "payload-file-path", 0, OT_STR, "FILE", F(payload_path), .parse = opt_parse_payload, .feat = FEAT_SIZE, .group = G_TEST, .help = "every message's payload from FILE, perftest's format (0xaabbccdd,... little-endian DWORDs), repeated or cut to the size; --validate checks it", PEER_FN(81, "payload (--payload_file_path)", peer_payload, peer_text_payload), META_FN(181, "payload_file", "Payload file", MW_SET, meta_payload) },
 	/* #37 memory: on-demand paging, host memory as a dma-buf (helper odp) */
 	{ "odp", 0, OT_FLAG, NULL, F(odp), .group = G_PLACE, .help = "register the buffers as explicit on-demand paging MRs: nothing pinned, each page faulted in on first touch", META_ON(490, "odp", "On-demand paging", MW_SET, "explicit ODP MR", NULL) },
 	{ "use-dmabuf", 0, OT_FLAG, NULL, F(dmabuf), .group = G_PLACE, .help = "buffers in host memory exported as a dma-buf (/dev/udmabuf), registered with ibv_reg_dmabuf_mr" },

@@ -28,6 +28,8 @@ int opt_parse_pcts(const struct opt_row *r, const char *val, void *dst);
 int opt_parse_output(const struct opt_row *r, const char *val, void *dst);
 int opt_parse_counters(const struct opt_row *r, const char *val, void *dst);
 int opt_parse_clock(const struct opt_row *r, const char *val, void *dst);
+/* --payload_file_path: the file read and checked (optpayload.c). */
+int opt_parse_payload(const struct opt_row *r, const char *val, void *dst);
 int opt_parse_mgid(const struct opt_row *r, const char *val, void *dst);
 /* Path control (path.c): --flow_label's list, the rules, the metadata. */
 int opt_parse_flow_label(const struct opt_row *r, const char *val, void *dst);
@@ -59,6 +61,7 @@ uint64_t peer_rx_depth(const void *o, const void *b);
 uint64_t peer_inline(const void *o, const void *b);
 uint64_t peer_events(const void *o, const void *b);
 uint64_t peer_atomic_same(const void *o, const void *b);
+uint64_t peer_payload(const void *o, const void *b);
 uint64_t peer_mgid(const void *o, const void *b);
 uint64_t peer_rate_limit(const void *o, const void *b);
 /* ... and as the user wrote them ("UC", "default", "on"). */
@@ -70,6 +73,7 @@ const char *peer_text_given(uint64_t v, char *buf, size_t len);
 const char *peer_text_inline(uint64_t v, char *buf, size_t len);
 const char *peer_text_onoff(uint64_t v, char *buf, size_t len);
 const char *peer_text_flag(uint64_t v, char *buf, size_t len);
+const char *peer_text_payload(uint64_t v, char *buf, size_t len);
 const char *peer_text_mgid(uint64_t v, char *buf, size_t len);
 const char *peer_text_rate(uint64_t v, char *buf, size_t len);
 
@@ -79,6 +83,7 @@ void meta_load_tail(struct out *out, const void *o, const struct opt_row *r);
 void meta_completion(struct out *out, const void *o, const struct opt_row *r);
 void meta_min_bw(struct out *out, const void *o, const struct opt_row *r);
 void meta_paced(struct out *out, const void *o, const struct opt_row *r);
+void meta_payload(struct out *out, const void *o, const struct opt_row *r);
 
 extern const struct opt_name transport_names[], atomic_names[], pt_output_names[];
 

@@ -107,6 +107,11 @@ static int gpu_check(const struct rb_bench *b, const struct rb_options *o)
 				   o->cuda_dmabuf ? "cuda" : "rocm");
 	if (o->bounce && b->verb == VERB_ATOMIC)
 		return options_usage_error("--bounce copies messages' payloads; %s's atomics carry none: drop --bounce", b->name);
+	/* #36 --mr_per_qp: host memory only (a buffer per QP; GPU kinds and
+	 * --bounce keep one buffer and its copies) */
+	if (o->mr_per_qp && (cuda || rocm || o->bounce || o->odp || o->dmabuf))
+		return options_usage_error("--mr_per_qp and %s cannot be combined: a buffer per QP is made of host memory (or huge pages), registered pinned; drop one of them",
+				   o->bounce ? "--bounce" : cuda ? "--use_cuda" : rocm ? "--use_rocm" : o->odp ? "--odp" : "--use-dmabuf");
 	if ((cuda || rocm) && o->hugepages)
 		return options_usage_error("--use-hugepages and --use_%s cannot be combined: the buffers are in the GPU's memory",
 				   cuda ? "cuda" : "rocm");

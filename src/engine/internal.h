@@ -389,7 +389,8 @@ struct rb_validate {
 
 int validate_prepare(struct rb_session *s);
 void validate_stamp(struct rb_session *s, int i, struct ibv_send_wr *wr, uint64_t k);
-void validate_recv_at(struct rb_session *s, int i, uint64_t c, size_t off);
+/* QP i's c-th receive, in buffer off of QP a's area (a: rx_owner) */
+void validate_recv_at(struct rb_session *s, int i, uint64_t c, int a, size_t off);
 void validate_poison_at(struct rb_session *s, size_t off);
 void validate_reads(struct rb_session *s, int i, uint64_t k, uint64_t n);
 void validate_done(struct rb_session *s, int i, uint64_t k, uint64_t n);

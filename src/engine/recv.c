@@ -19,7 +19,7 @@ int recv_post(struct rb_session *s, int i)
 	struct ibv_sge sge = {
 		.addr = (uintptr_t)qps_recv_area(&s->conn.q, i),
 		.length = (uint32_t)s->conn.q.max_size + (s->conn.q.tr == TR_UD ? RB_UD_GRH : 0),
-		.lkey = s->conn.q.mr->lkey,
+		.lkey = qps_lkey(&s->conn.q, i),
 	};
 	struct ibv_recv_wr wr = { .wr_id = (uint64_t)i, .sg_list = &sge, .num_sge = 1 }, *bad;
 
@@ -57,7 +57,7 @@ int loop_prepare(struct rb_session *s)
 	if (s->bench->verb == VERB_ATOMIC)     /* the target slots start at 0 */
 		for (int i = 0; i < s->conn.q.n; i++)
 			memset(qps_cpu_recv_area(&s->conn.q, i), 0, RB_CYCLE_BYTES);
-	if (s->opt->validate || s->opt->bounce) {
+	if (s->opt->validate || s->opt->bounce || s->opt->payload_path) {    /* the areas' payloads */
 		int err = validate_prepare(s);
 
 		if (err)

@@ -24,6 +24,13 @@ static size_t rx_off(const struct rb_qps *q, int i, uint64_t b)
 	return q->ring ? qps_ring_off(q, i, b) : qps_recv_off(q, i);
 }
 
+/* The QP whose area holds receive buffer b: QP i's own, or with an SRQ the
+ * one rx_off took it from. */
+static int rx_owner(const struct rb_qps *q, int i, uint64_t b)
+{
+	return q->srq ? (int)(b % (unsigned)q->n) : i;
+}
+
 static uint32_t rx_len(const struct rb_qps *q)
 {
 	return (uint32_t)q->max_size + (q->tr == TR_UD ? RB_UD_GRH : 0);
@@ -60,10 +67,11 @@ static int rx_add(struct rb_session *s, int i, uint32_t b)
 	struct ibv_recv_wr *wr = &q->rx_wr[(size_t)l * q->rx_list + j];
 	struct ibv_sge *sge = &q->rx_sge[(size_t)l * q->rx_list + j];
 	size_t off = rx_off(q, i, q->srq ? b : q->ring ? q->ring_posted[i]++ : 0);
+	int a = rx_owner(q, i, b);
 
 	if (q->ring)
 		validate_poison_at(s, off);
-	*sge = (struct ibv_sge){ .addr = (uintptr_t)q->buf.addr + off, .length = rx_len(q), .lkey = q->mr->lkey };
+	*sge = (struct ibv_sge){ .addr = qps_addr_at(q, a, off), .length = rx_len(q), .lkey = qps_lkey(q, a) };
 	*wr = (struct ibv_recv_wr){ .wr_id = q->srq ? b : (uint64_t)i, .sg_list = sge, .num_sge = 1, .next = wr + 1 };
 	return q->rx_pend[l] == q->rx_list ? rx_flush(s, l) : 0;
 }
@@ -155,7 +163,7 @@ int rx_one(struct rb_session *s, const struct ibv_wc *wc, bool ends, bool *last)
 	if (q->ring) {
 		uint64_t c = q->ring_done[i]++;
 
-		validate_recv_at(s, i, c, rx_off(q, i, q->srq ? b : c));
+		validate_recv_at(s, i, c, rx_owner(q, i, b), rx_off(q, i, q->srq ? b : c));
 	}
 	if (!(ends && *last))
 		return rx_add(s, i, b);

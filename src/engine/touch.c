@@ -28,6 +28,8 @@ static const char *cpu_touch(const struct rb_session *s)
 {
 	if (s->opt->validate && !mem_staged(&s->conn.q.buf))
 		return "--validate writes and checks payloads";
+	if (s->opt->payload_path && !mem_staged(&s->conn.q.buf))
+		return "--payload_file_path writes the payload";
 	if (s->bench->verb == VERB_WRITE && s->bench->metric == METRIC_LAT)
 		return "the write ping-pong writes and polls a byte of each message";
 	if (s->bench->verb == VERB_ATOMIC)

@@ -32,6 +32,12 @@
  * the device reads it, what the device wrote is pulled before it is
  * checked (vpush, vpull: nothing for host memory).
  *
+ * With --payload_file_path every message holds the file's payload instead
+ * (payload.h: from its start, repeated, cut at the size), the same for
+ * all: the checks compare with it, and no message names its sequence
+ * number (a stale message that holds it passes).  Without --validate the
+ * same preparation fills the areas messages are sent or read from with it.
+ *
  * --bounce (with or without --validate) takes the same buffers, the same
  * hooks and the loops' same copies that call them: the registered buffer
  * is then a host buffer of its own (qp.h's bounce) and the data's buffer
@@ -42,7 +48,9 @@
  */
 #include "engine/internal.h"
 
+#include "lib/log.h"
 #include "lib/pattern.h"
+#include "lib/payload.h"
 #include "lib/testfault.h"
 
 #define VTAG(k) ((k) & 0xffffffffu)     /* the header's 32 bits of a sequence number */
@@ -66,6 +74,30 @@ static void validate_note(struct rb_session *s, int i, uint64_t msg, int64_t off
 		v->first_off = off;
 		v->first_qp = i;
 	}
+}
+
+/* The payload a message carries, and its check: --payload_file_path's
+ * (slot 0's reference: every slot's is the same), else the pattern of
+ * QP i's tag. */
+static void vfill(const struct rb_session *s, uint8_t *buf, int i, uint64_t tag)
+{
+	if (s->opt->payload_path)
+		memcpy(buf, vref_slot(s, i, 0), s->run.size);
+	else
+		pattern_fill(buf, s->run.size, (uint32_t)i, tag);
+}
+
+static int64_t vcheck(const struct rb_session *s, const uint8_t *buf, size_t len, int i, uint64_t tag)
+{
+	if (s->opt->payload_path)
+		return pattern_diff(buf, vref_slot(s, i, 0), len);
+	return pattern_check(buf, len, (uint32_t)i, tag);
+}
+
+/* The tag a message names (never with a file's payload). */
+static bool vtag(const struct rb_session *s, const uint8_t *buf, int i, uint64_t *tag)
+{
+	return !s->opt->payload_path && pattern_tag(buf, s->run.size, (uint32_t)i, tag);
 }
 
 /* A copy that failed (said by the kind) counts as a wrong payload. */
@@ -173,24 +205,53 @@ int validate_prepare(struct rb_session *s)
 	s->val->res = (struct rb_vresult){ .first_off = PATTERN_NONE };
 	s->val->ref = NULL;
 	s->val->next = NULL;
-	if (s->opt->validate && validate_refs(s))
-		return -ENOMEM;
+	if (s->opt->validate || s->opt->payload_path) {
+		int err = validate_refs(s);
+
+		if (err)
+			return err;
+	}
 	bounce_out(s, 0, s->conn.q.buf.len);
 	return 0;
 }
 
 /* The expected payloads of this size, and the areas set as they start. */
+/* --payload_file_path's bytes, read again: the file the options checked. */
+static int vref_payload(const struct rb_session *s, struct payload *p)
+{
+	char why[200] = "";
+	int err = payload_load(s->opt->payload_path, p, why, sizeof(why));
+
+	if (!err && p->hash != s->opt->payload_hash) {
+		snprintf(why, sizeof(why), "changed since the start");
+		err = -ESTALE;
+	}
+	if (err) {
+		log_err("--payload_file_path: '%s' %s", s->opt->payload_path, why);
+		payload_free(p);
+	}
+	return err;
+}
+
+/* Each slot's expected payload, of each QP: the pattern, or the file's. */
 static int validate_refs(struct rb_session *s)
 {
 	uint64_t slots = loop_addr_slots(s), stride = loop_addr_stride(s);
+	struct payload p = { 0 };
 
 	s->val->ref = malloc((size_t)s->conn.q.n * slots * stride);
 	s->val->next = calloc((size_t)s->conn.q.n, sizeof(*s->val->next));
 	if (!s->val->ref || !s->val->next)
 		return -ENOMEM;
+	if (s->opt->payload_path && vref_payload(s, &p))
+		return -EIO;
 	for (int i = 0; i < s->conn.q.n; i++)
 		for (uint64_t j = 0; j < slots; j++)
-			pattern_fill((uint8_t *)vref_slot(s, i, j), s->run.size, (uint32_t)i, j);
+			if (p.bytes)
+				payload_fill((uint8_t *)vref_slot(s, i, j), s->run.size, p.bytes, p.len);
+			else
+				pattern_fill((uint8_t *)vref_slot(s, i, j), s->run.size, (uint32_t)i, j);
+	payload_free(&p);
 	validate_areas(s);
 	return 0;
 }
@@ -242,7 +303,7 @@ void validate_stamp(struct rb_session *s, int i, struct ibv_send_wr *wr, uint64_
 		else if (s->bench->verb == VERB_ATOMIC)
 			memset(buf, 0xff, sizeof(uint64_t));   /* never a result: 2^64 - 1 operations */
 		else
-			pattern_fill(buf, s->run.size, (uint32_t)i, VTAG(k));
+			vfill(s, buf, i, VTAG(k));
 		stamp_fault(s, i, k, wr, buf);
 		vpush(s, buf, s->bench->verb == VERB_ATOMIC ? sizeof(uint64_t) : s->run.size);
 	}
@@ -264,7 +325,7 @@ static uint64_t recv_want(struct rb_session *s, int i, uint64_t c, const uint8_t
 
 	if (s->bench->metric == METRIC_LAT)
 		return 0;
-	if (s->conn.q.tr == TR_RC || !pattern_tag(buf, s->run.size, (uint32_t)i, &tag))
+	if (s->conn.q.tr == TR_RC || !vtag(s, buf, i, &tag))
 		return VTAG(c);
 	if (tag < s->val->next[i])
 		return VTAG(s->val->next[i]);
@@ -274,7 +335,7 @@ static uint64_t recv_want(struct rb_session *s, int i, uint64_t c, const uint8_t
 
 /* Receive c (from 0) of QP i, in the ring buffer at off (rxq.c): brought
  * in from the device's memory (--bounce), then checked (--validate). */
-void validate_recv_at(struct rb_session *s, int i, uint64_t c, size_t off)
+void validate_recv_at(struct rb_session *s, int i, uint64_t c, int a, size_t off)
 {
 	size_t len = s->run.size + (s->conn.q.tr == TR_UD ? RB_UD_GRH : 0);
 	const uint8_t *buf;
@@ -282,11 +343,11 @@ void validate_recv_at(struct rb_session *s, int i, uint64_t c, size_t off)
 	bounce_in(s, off, len);
 	if (!s->opt->validate)
 		return;
-	buf = (const uint8_t *)s->conn.q.buf.cpu + off;
+	buf = qps_cpu_at(&s->conn.q, a, off);
 	vpull(s, buf, len);
 	if (s->conn.q.tr == TR_UD)
 		buf += RB_UD_GRH;
-	validate_note(s, i, c, pattern_check(buf, s->run.size, (uint32_t)i, recv_want(s, i, c, buf)));
+	validate_note(s, i, c, vcheck(s, buf, s->run.size, i, recv_want(s, i, c, buf)));
 }
 
 /* A ping-pong's receive buffer (at off) before it is posted again:
@@ -318,7 +379,7 @@ void validate_reads(struct rb_session *s, int i, uint64_t k, uint64_t n)
 		bounce_in(s, off, s->run.size);
 		if (!s->opt->validate)
 			continue;
-		buf = (uint8_t *)q->buf.view + off;
+		buf = q->area[i].cpu + qps_in_area(q, i, off);
 		vpull(s, buf, s->run.size);
 		validate_note(s, i, k, pattern_diff(buf, vref_slot(s, i, k % slots), s->run.size));
 		if (!q->tx_ring) {
@@ -366,7 +427,7 @@ static uint64_t target_count(const struct rb_session *s, int i, const uint8_t *a
 	for (uint64_t j = 0; j < slots; j++) {
 		const uint8_t *buf = area + j * stride;
 
-		if (pattern_tag(buf, s->run.size, (uint32_t)i, &tag) && tag % slots == j)
+		if (vtag(s, buf, i, &tag) && tag % slots == j)
 			n = tag + 1 > n ? tag + 1 : n;
 		else if (!all_zero(buf, s->run.size))
 			stray = true;
@@ -396,7 +457,7 @@ static void validate_target(struct rb_session *s)
 			const uint8_t *buf = area + j * stride;
 			uint64_t last = j + (n - 1 - j) / slots * slots;
 			int64_t off = lat ? pattern_diff(buf, vref_slot(s, i, j), len)
-					  : pattern_check(buf, len, (uint32_t)i, VTAG(last));
+					  : vcheck(s, buf, len, i, VTAG(last));
 
 			validate_note(s, i, last, off);
 		}

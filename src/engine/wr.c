@@ -88,7 +88,7 @@ static void post_fill(const struct rb_session *s, int i, struct ibv_send_wr *wr,
 
 	sge->addr = (uintptr_t)qps_send_area(q, i);
 	sge->length = s->bench->verb == VERB_ATOMIC ? 8 : (uint32_t)s->run.size;
-	sge->lkey = q->mr->lkey;
+	sge->lkey = qps_lkey(q, i);
 	wr->sg_list = sge;
 	wr->num_sge = 1;
 	wr->opcode = verb_opcode(s);

@@ -206,6 +206,8 @@ void report_begin(struct report *r, const struct rb_session *s)
 	meta_test(r, q);
 	meta_placement(r, q);
 	meta_threads(r, s);
+	/* --mr_per_qp: the MRs of this side's buffers, every thread's */
+	out_meta_u64(r->out, "memory_regions", "MRs", (uint64_t)qps_mr_count(&q->conn.q) * (s->team ? (unsigned)s->team->n : 1));
 	out_meta_str(r->out, "clock", "Clock", clock_source());
 	report_meta_time(r->out);
 	out_meta_str(r->out, "command_line", "Command", s->opt->cmdline);

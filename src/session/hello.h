@@ -44,6 +44,7 @@ enum hello_param {
 	P_RATE_LIMIT = 50, P_RATE_UNITS, P_RATE_TYPE, P_BURST_SIZE, P_LATENCY_GAP,   /* pacing */
 	P_MCG = 60, P_MGID,         /* multicast: -g, -M */
 	P_RETRY_COUNT = 70, P_REVERSED,     /* path control: --retry_count, --reversed */
+	P_MR_PER_QP = 80, P_PAYLOAD, /* --mr_per_qp, --payload_file_path */
 	P_COUNT                     /* one past the last */
 };
 

@@ -112,6 +112,11 @@ int mem_alloc_dev(struct mem_buf *b, const struct mem_ops *kind, size_t len, int
 	return err;
 }
 
+int mem_fits_n(const struct mem_ops *kind, size_t len, size_t n)
+{
+	return kind->fits ? kind->fits(len, n) : 0;
+}
+
 void mem_free(struct mem_buf *b)
 {
 	mem_stage_close(b);
@@ -249,6 +254,17 @@ int mem_fits(size_t len, size_t avail, const char *what)
 		return 0;
 	log_err("a buffer of %zu MiB does not fit: %zu MiB %s available", len >> 20,
 		avail >> 20, what);
+	return -ENOMEM;
+}
+
+int mem_fits_many(size_t len, size_t n, size_t avail, const char *what)
+{
+	if (n <= 1)
+		return mem_fits(len, avail, what);
+	if (!avail || (len <= avail && n <= avail / len))
+		return 0;
+	log_err("%zu buffers of %zu KiB (%zu MiB in all) do not fit: %zu MiB %s available", n,
+		len >> 10, n <= SIZE_MAX / len ? (n * len) >> 20 : SIZE_MAX >> 20, avail >> 20, what);
 	return -ENOMEM;
 }
 

@@ -50,6 +50,10 @@ struct mem_ops {
 	 * and dmabuf_fd where it has one.  -errno after a message. */
 	int (*alloc)(struct mem_buf *b, size_t len, int node);
 	void (*free)(struct mem_buf *b);
+	/* Optional: whether n buffers of len bytes, each rounded up to the
+	 * kind's page, fit in what it has free now.  0, or -ENOMEM after a
+	 * message; NULL: not known (mem_fits_n passes). */
+	int (*fits)(size_t len, size_t n);
 	/* Optional: NULL registers with ibv_reg_mr (b->addr), or with
 	 * ibv_reg_dmabuf_mr where b->dmabuf_fd >= 0.  NULL and errno set on
 	 * failure, no message (mem_register says it). */
@@ -95,6 +99,9 @@ const struct mem_ops *mem_kind_by_name(const char *name);
 /* Allocate len bytes of kind on node (-1: the kernel's choice), zeroed.
  * 0, or -errno after a message (-ENOMEM: it does not fit, said how). */
 int mem_alloc(struct mem_buf *b, const struct mem_ops *kind, size_t len, int node);
+/* Whether n buffers of len bytes of kind fit (mem_ops' fits), before
+ * allocating any: 0, or -ENOMEM after a message. */
+int mem_fits_n(const struct mem_ops *kind, size_t len, size_t n);
 /* mem_alloc on the device the options name (mem_dev_for), with its host
  * copy where dev->stage asks and the CPU may not touch the kind. */
 int mem_alloc_dev(struct mem_buf *b, const struct mem_ops *kind, size_t len, int node,
@@ -168,6 +175,8 @@ int mem_round(size_t len, size_t page, size_t *out);
 /* -ENOMEM with a message when len (bytes) exceeds avail (0: unknown,
  * passes); what: "of memory (MemAvailable)" and the like. */
 int mem_fits(size_t len, size_t avail, const char *what);
+/* The same for n buffers of len bytes each (n x len within avail). */
+int mem_fits_many(size_t len, size_t n, size_t avail, const char *what);
 /* An anonymous private mapping of b->len bytes (mmap flags added: extra),
  * bound to node, touched (zeroed) so that its pages exist there: addr and
  * cpu.  hint: said after "cannot map N bytes" on failure ("" none). */

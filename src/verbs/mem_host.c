@@ -3,13 +3,27 @@
 
 #include <unistd.h>
 
+static size_t host_page(void)
+{
+	return (size_t)sysconf(_SC_PAGESIZE);
+}
+
+static int host_fits(size_t len, size_t n)
+{
+	size_t rounded;
+	int err = mem_round(len, host_page(), &rounded);
+
+	return err ? err : mem_fits_many(rounded, n, mem_meminfo_bytes("MemAvailable"),
+					 "of memory (MemAvailable)");
+}
+
 static int host_alloc(struct mem_buf *b, size_t len, int node)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t page = host_page();
 	int err = mem_round(len, page, &b->len);
 
 	if (!err)
-		err = mem_fits(b->len, mem_meminfo_bytes("MemAvailable"), "of memory (MemAvailable)");
+		err = host_fits(b->len, 1);
 	if (err)
 		return err;
 	b->page = page;
@@ -21,4 +35,5 @@ const struct mem_ops mem_host = {
 	.cpu_access = true,
 	.alloc = host_alloc,
 	.free = mem_unmap,
+	.fits = host_fits,
 };

@@ -39,6 +39,27 @@ static int huge_free_check(size_t len, size_t page)
 	return -ENOMEM;
 }
 
+/* n buffers of len bytes, each rounded up to a huge page, from the pool
+ * (--mr_per_qp asks before making any). */
+static int huge_fits(size_t len, size_t n)
+{
+	size_t page = mem_meminfo_bytes("Hugepagesize"), rounded;
+	int err;
+
+	if (page == 0)
+		page = 2UL << 20;
+	err = mem_round(len, page, &rounded);
+	if (err)
+		return err;
+	if (nr_hugepages() == 0) {
+		log_err("--use-hugepages: no huge pages reserved (/proc/sys/vm/nr_hugepages is 0); "
+			"reserve some, e.g. `echo 512 > /proc/sys/vm/nr_hugepages`");
+		return -ENOMEM;
+	}
+	return mem_fits_many(rounded, n, mem_meminfo_bytes("HugePages_Free") / 1024 * page,
+			     "of free huge pages");
+}
+
 static int huge_alloc(struct mem_buf *b, size_t len, int node)
 {
 	size_t page = mem_meminfo_bytes("Hugepagesize");
@@ -66,4 +87,5 @@ const struct mem_ops mem_huge = {
 	.cpu_access = true,
 	.alloc = huge_alloc,
 	.free = mem_unmap,
+	.fits = huge_fits,
 };

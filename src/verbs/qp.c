@@ -365,14 +365,20 @@ int qps_create(struct rb_qps *q, struct ibv_context *ctx, const struct rb_bench 
 		log_err("ibv_alloc_pd failed: %s", strerror(errno));
 		goto fail;
 	}
+	err = qps_bufs_check(q, ctx, o);
+	if (err)
+		goto fail;
 	mem_dev_for(o, &dev);
-	err = mem_alloc_dev(&q->buf, mem_kind_for(o), q->slot * (size_t)q->n, p ? p->node : -1, &dev);
+	err = mem_alloc_dev(&q->buf, mem_kind_for(o), q->slot * (size_t)(q->nbufs > 1 ? 1 : q->n),
+			    p ? p->node : -1, &dev);
 	if (!err && o->bounce)
 		err = mem_alloc(&q->bounce, mem_kind_by_name("host"), q->buf.len, p ? p->node : -1);
 	if (err)
 		goto fail;
 	q->dma = q->bounce.ops ? q->bounce.addr : q->buf.addr;
 	err = qps_register(q, ctx, b->verb, o);
+	if (!err)
+		err = qps_bufs_more(q, o, p ? p->node : -1);
 	if (!err)
 		err = qps_create_cqs(q, ctx, o);
 	if (!err && o->use_srq)
@@ -404,10 +410,7 @@ void qps_destroy(struct rb_qps *q)
 		ibv_destroy_cq(q->send_cq);
 	if (q->chan)
 		ibv_destroy_comp_channel(q->chan);
-	if (q->mr)
-		ibv_dereg_mr(q->mr);
-	mem_free(&q->bounce);
-	mem_free(&q->buf);
+	qps_bufs_free(q);
 	if (q->pd)
 		ibv_dealloc_pd(q->pd);
 	free(q->rx_free);

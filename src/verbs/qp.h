@@ -5,6 +5,7 @@
  *
  *   qp.c           creation (the buffer's layout, inline sizes, CQs) and
  *                  destruction
+ *   qp_buf.c       the buffers and MRs: one for all, or one per QP
  *   qp_connect.c   the states, address handles, what the QPs got (MTU,
  *                  outstanding reads, attributes read back)
  */
@@ -44,6 +45,15 @@ struct rb_qp_attrs {
 	uint32_t max_inline;
 };
 
+/* QP i's area: its start for the device (SGEs, the peer's RDMA) and for
+ * the CPU (the buffer's view: NULL-based where the kind forbids it), and
+ * its MR's keys. */
+struct rb_qp_area {
+	char *addr;
+	uint8_t *cpu;
+	uint32_t lkey, rkey;
+};
+
 struct rb_qps {
 	struct ibv_pd *pd;
 	struct mem_buf buf;               /* its kind: mem.h */
@@ -52,6 +62,12 @@ struct rb_qps {
 	struct mem_buf bounce;
 	char *dma;                      /* the registered bytes: buf's, or bounce's */
 	struct ibv_mr *mr;
+	/* --mr_per_qp (qp_buf.c): buf and mr are QP 0's, more[i - 1] and
+	 * more_mr[i - 1] QP i's; nbufs MRs in all (1 without it) */
+	struct mem_buf *more;
+	struct ibv_mr **more_mr;
+	int nbufs;
+	struct rb_qp_area *area;        /* per QP: where its area is, in either */
 	struct ibv_comp_channel *chan;
 	struct ibv_cq *send_cq, *recv_cq;
 	struct ibv_qp **qp;
@@ -115,7 +131,8 @@ struct rb_qps {
 	struct rb_mcast *mc;            /* -g (verbs/mcast.h), NULL: off */
 };
 
-/* Per QP i, offsets in the buffer: its send area, its receive area, the
+/* Per QP i, offsets in the one buffer (without --mr_per_qp; with it
+ * each QP's areas are at qps_in_area's offsets of its own): its send area, its receive area, the
  * buffer of its n-th receive (--validate with sends, from 0), of its k-th
  * WR (--validate's posting side, from 0). */
 static inline size_t qps_send_off(const struct rb_qps *q, int i)
@@ -139,25 +156,32 @@ static inline size_t qps_tx_off(const struct rb_qps *q, int i, uint64_t k)
 }
 
 /* Those places as the device's addresses (SGEs, the peer's RDMA): where
- * this side sends from and receives into. */
+ * this side sends from and receives into.  Each QP's area (q->area) starts
+ * at its offset in the one buffer, or at its own buffer (--mr_per_qp):
+ * the places are taken from it (in_area: the offset past its start). */
+static inline size_t qps_in_area(const struct rb_qps *q, int i, size_t off)
+{
+	return off - qps_send_off(q, i);
+}
+
 static inline char *qps_send_area(const struct rb_qps *q, int i)
 {
-	return q->dma + qps_send_off(q, i);
+	return q->area[i].addr;
 }
 
 static inline char *qps_recv_area(const struct rb_qps *q, int i)
 {
-	return q->dma + qps_recv_off(q, i);
+	return q->area[i].addr + q->slot / 2;
 }
 
 static inline char *qps_ring_buf(const struct rb_qps *q, int i, uint64_t n)
 {
-	return q->dma + qps_ring_off(q, i, n);
+	return q->area[i].addr + qps_in_area(q, i, qps_ring_off(q, i, n));
 }
 
 static inline char *qps_tx_buf(const struct rb_qps *q, int i, uint64_t k)
 {
-	return q->dma + qps_tx_off(q, i, k);
+	return q->area[i].addr + qps_in_area(q, i, qps_tx_off(q, i, k));
 }
 
 /* The same places for the CPU to load and store: only where the memory
@@ -166,22 +190,40 @@ static inline char *qps_tx_buf(const struct rb_qps *q, int i, uint64_t k)
  * NULL-based otherwise, never a device address. */
 static inline uint8_t *qps_cpu_send_area(const struct rb_qps *q, int i)
 {
-	return (uint8_t *)q->buf.view + qps_send_off(q, i);
+	return q->area[i].cpu;
 }
 
 static inline uint8_t *qps_cpu_recv_area(const struct rb_qps *q, int i)
 {
-	return (uint8_t *)q->buf.view + qps_recv_off(q, i);
+	return q->area[i].cpu + q->slot / 2;
 }
 
 static inline uint8_t *qps_cpu_ring_buf(const struct rb_qps *q, int i, uint64_t n)
 {
-	return (uint8_t *)q->buf.view + qps_ring_off(q, i, n);
+	return q->area[i].cpu + qps_in_area(q, i, qps_ring_off(q, i, n));
 }
 
 static inline uint8_t *qps_cpu_tx_buf(const struct rb_qps *q, int i, uint64_t k)
 {
-	return (uint8_t *)q->buf.view + qps_tx_off(q, i, k);
+	return q->area[i].cpu + qps_in_area(q, i, qps_tx_off(q, i, k));
+}
+
+/* The place at offset off of the one buffer's layout, inside QP a's area:
+ * in its own buffer with --mr_per_qp (the device's address, the CPU's). */
+static inline uintptr_t qps_addr_at(const struct rb_qps *q, int a, size_t off)
+{
+	return q->nbufs > 1 ? (uintptr_t)q->area[a].addr + qps_in_area(q, a, off) : (uintptr_t)q->buf.addr + off;
+}
+
+static inline uint8_t *qps_cpu_at(const struct rb_qps *q, int a, size_t off)
+{
+	return q->nbufs > 1 ? q->area[a].cpu + qps_in_area(q, a, off) : (uint8_t *)q->buf.cpu + off;
+}
+
+/* The lkey of the MR that holds QP i's area (its own with --mr_per_qp). */
+static inline uint32_t qps_lkey(const struct rb_qps *q, int i)
+{
+	return q->area[i].lkey;
 }
 
 /* The peer's receive area of QP i (the target of writes, reads, atomics). */
@@ -234,5 +276,19 @@ void qps_read_outs(struct rb_qps *q);
 void qps_destroy(struct rb_qps *q);
 /* The index of the QP whose number is qpn (a completion's qp_num), or -1. */
 int qps_index_of(const struct rb_qps *q, uint32_t qpn);
+
+/*
+ * qp_buf.c, --mr_per_qp: qps_bufs_check before the first buffer (q->nbufs,
+ * the device's max_mr, the memory available, the locked-memory limit);
+ * qp.c makes the first buffer and its MR (QP 0's with --mr_per_qp);
+ * qps_bufs_more the other QPs' and fills q->area either way.  0 or -errno
+ * after a message.  qps_bufs_free: every buffer and MR, in reverse order,
+ * any state.
+ */
+int qps_bufs_check(struct rb_qps *q, struct ibv_context *ctx, const struct rb_options *o);
+int qps_bufs_more(struct rb_qps *q, const struct rb_options *o, int node);
+void qps_bufs_free(struct rb_qps *q);
+/* How many MRs q holds: 1, or with --mr_per_qp one per QP. */
+int qps_mr_count(const struct rb_qps *q);
 
 #endif

@@ -24,7 +24,7 @@ void qps_describe(struct rb_qps *q, const struct rb_device *d)
 		l->psn = (uint32_t)lrand48() & 0xffffff;
 		l->lid = d->port_attr.lid;
 		memcpy(l->gid, d->gid.raw, 16);
-		l->rkey = q->mr->rkey;
+		l->rkey = q->area[i].rkey;
 		l->addr = (uint64_t)(uintptr_t)qps_recv_area(q, i);
 		l->mtu = (uint32_t)device_mtu_bytes(d->port_attr.active_mtu);
 		if (q->mc && q->mc->receiving) {	/* the peer sends to the group */

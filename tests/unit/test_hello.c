@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench/registry.h"
 #include "session/hello.h"
@@ -132,6 +133,7 @@ static const struct { unsigned id; const char *label; } wire_ids[] = {
 	{ 42, "receive post list (--recv_post_list)" },
 	{ 60, "multicast (-g/--mcg)" }, { 61, "multicast group (-M/--MGID)" },
 	{ 70, "retry count (--retry_count)" }, { 71, "reversed roles (--reversed)" },
+	{ 80, "MR per QP (--mr_per_qp)" }, { 81, "payload (--payload_file_path)" },
 };
 #define N_WIRE_IDS (sizeof(wire_ids) / sizeof(wire_ids[0]))
 
@@ -151,7 +153,7 @@ static void test_wire_ids(void)
 
 	is_int(P_VERB, 1, "P_VERB is wire id 1");
 	is_int(P_METRIC, 2, "P_METRIC is wire id 2");
-	is_int(P_COUNT, 72, "compared params: ids 1..29, then #36's blocks (immediate data and SRQ: 40..42; pacing: 50..54, multicast: 60, 61; path control: 70, 71)");
+	is_int(P_COUNT, 82, "compared params: ids 1..29, then #36's blocks (immediate data and SRQ: 40..42; pacing: 50..54; multicast: 60, 61; path control: 70, 71; --mr_per_qp, --payload_file_path: 80, 81)");
 	for (size_t i = 0; i < t->n; i++) {
 		const struct opt_row *r = &t->rows[i];
 		const char *want = r->peer.id ? fixed_label(r->peer.id) : NULL;
@@ -173,6 +175,9 @@ static void test_wire_ids(void)
 		}
 	ok(!bad, "every fixed wire id is a PEER row (%zu)", N_WIRE_IDS);
 }
+
+/* --payload_file_path's case: a file of this process's own (main). */
+static char test_payload[64];
 
 /* One PEER row's case: the same benchmark and options but one. */
 struct peer_case {
@@ -222,6 +227,8 @@ static const struct peer_case peer_cases[] = {
 	{ 61, "rb_send_lat", { "-c", "UD", "-g", "-M", "239.1.1.1", NULL }, { "-c", "UD", "-g", "-M", "239.1.1.2", NULL } },
 	{ 70, "rb_write_bw", { NULL }, { "--retry_count", "3", NULL } },
 	{ 71, "rb_read_bw", { NULL }, { "--reversed", NULL } },
+	{ 80, "rb_write_bw", { NULL }, { "--mr_per_qp", NULL } },
+	{ 81, "rb_send_bw", { "--validate", NULL }, { "--validate", "--payload_file_path", test_payload, NULL } },
 };
 
 static int side_of(const char *bench, const char *const *args, struct wire_hello *h)
@@ -301,11 +308,22 @@ static void test_versions(void)
 
 int main(void)
 {
+	FILE *f;
+	int rc;
+
 	log_set_prog("test_hello");
+	snprintf(test_payload, sizeof(test_payload), "/tmp/rb-test-hello-%d.payload", (int)getpid());
+	f = fopen(test_payload, "w");
+	if (f) {
+		fputs("0x01020304,0x05060708\n", f);
+		fclose(f);
+	}
 	test_bidir_depths();
 	test_both_post();
 	test_versions();
 	test_wire_ids();
 	test_every_peer_row();
-	return tap_done();
+	rc = tap_done();
+	unlink(test_payload);
+	return rc;
 }

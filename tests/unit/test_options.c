@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/bench.h"
 #include "lib/log.h"
@@ -209,6 +210,9 @@ static const struct rb_bench full = {
 	.defaults = { .size = 64, .iters = 100, .tx_depth = 128, .rx_depth = 128 },
 };
 
+/* --payload_file_path's value: a file of this process's own (main). */
+static char test_payload[64];
+
 static const char *const spell_values[][2] = {
 	{ "ib-dev", "rxe0" }, { "connection", "UC" }, { "mtu", "1024" },
 	{ "atomic-type", "CMP_AND_SWAP" }, { "clock", "tsc" }, { "percentiles", "50,99" },
@@ -218,6 +222,7 @@ static const char *const spell_values[][2] = {
 	{ "size", "4096" }, { "timeout", "2" }, { "duration", "2" }, { "numa-node", "0" },
 	{ "min-bw", "1Gb/s" }, { "load", "write_bw" }, { "output", "latency" }, { "MGID", "239.1.2.3" },
 	{ "rate-units", "Mbps" }, { "rate-limit-type", "SW" },
+	{ "payload-file-path", test_payload },
 };
 
 static const char *spell_value(const char *name)
@@ -402,9 +407,18 @@ static void test_poll_pause(void)
 
 int main(void)
 {
+	FILE *f;
+	int rc;
+
 	log_set_prog("test_options");
 	fclose(stderr);
 	unsetenv("RB_POLL_PAUSE");
+	snprintf(test_payload, sizeof(test_payload), "/tmp/rb-test-options-%d.payload", (int)getpid());
+	f = fopen(test_payload, "w");
+	if (f) {
+		fputs("0x01020304\n", f);
+		fclose(f);
+	}
 	test_defaults();
 	test_good_values();
 	test_bad_values();
@@ -415,5 +429,7 @@ int main(void)
 	test_intervals();
 	test_load();
 	test_poll_pause();
-	return tap_done();
+	rc = tap_done();
+	unlink(test_payload);
+	return rc;
 }

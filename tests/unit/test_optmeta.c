@@ -47,8 +47,11 @@ static void old_meta_test(struct out *out, const struct rb_options *o, const str
 	out_meta_u64(out, "tx_depth", "TX depth", o->tx_depth);
 	if (b->verb == VERB_SEND)
 		out_meta_u64(out, "rx_depth", "RX depth", o->rx_depth);
-	if (b->metric == METRIC_BW) {
+	if (b->metric == METRIC_BW)
 		out_meta_u64(out, "cq_mod", "CQ Moderation", o->cq_mod);
+	/* #36: --mr_per_qp, --payload_file_path */
+	out_meta_str(out, "mr_per_qp", "MR per QP", o->mr_per_qp ? "yes" : "no");
+	if (b->metric == METRIC_BW) {
 		/* meta_cq_mod: the report's */
 		out_meta_u64(out, "post_list", "Post list", o->post_list);
 		out_meta_str(out, "bidirectional", "Bidirectional", o->bidir ? "yes" : "no");
@@ -111,7 +114,7 @@ static const char *const lines[] = {
 	"--run_infinitely --warmup-time 0.5", "-D 3 --interval 0.5", "-D 3 --interval 1 --min-bw 10Gb/s",
 	"-c UC", "-c UD -s 512", "-R", "-e", "--poll-pause", "-e --poll-pause", "-q 4 -t 64 -Q 8 -l 2",
 	"-b", "-r 64", "-A CMP_AND_SWAP", "--atomic-same-address", "--load write_bw",
-	"--load read_bw --load-size 1K --load-qps 2 --load-compare", "-t 16", "-j 2", "--validate",
+	"--load read_bw --load-size 1K --load-qps 2 --load-compare", "-t 16", "-j 2", "--validate", "-q 4 --mr_per_qp",
 	"--interval 0.25", "-D 1.2345",
 };
 
