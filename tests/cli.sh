@@ -47,7 +47,7 @@ value_for() {
 	atomic-type) value=FETCH_AND_ADD ;; percentiles) value=50,99 ;; cpu) value=0 ;;
 	report-counters) value=port_xmit_data ;; bind | source-ip) value=127.0.0.1 ;;
 	size) value=64 ;; numa-node) value=0 ;; min-bw) value=1Gb/s ;; load) value=write_bw ;;
-	output) value=bandwidth ;;
+	output) value=bandwidth ;; MGID) value=ff0e::1 ;; rate-units) value=Mbps ;; rate-limit-type) value=SW ;;
 	*) case $2 in FILE) value=$tmp/out.file ;; *) value=2 ;; esac ;;
 	esac
 }
@@ -154,9 +154,9 @@ ok $? "rb_send_lat --report_gbits: accepted with a note, no effect (exit $st)"
 # "unknown option".  Its value, as a word of its own, goes with it.
 bad=""
 for b in $benches; do
-	"$top_builddir/rb_$b" --use_cuda 0 127.0.0.1 >/dev/null 2>"$tmp/err"
+	"$top_builddir/rb_$b" --use_musa 0 127.0.0.1 >/dev/null 2>"$tmp/err"
 	st=$?
-	{ [ "$st" = 2 ] && grep -q -- "--use_cuda is perftest's option (GPU memory), not in rdmabench yet: it comes with the memory issue (#37)" "$tmp/err" &&
+	{ [ "$st" = 2 ] && grep -q -- "--use_musa is perftest's option (GPU memory), not in rdmabench yet: it comes with the memory issue (#37)" "$tmp/err" &&
 		grep -q 'instead: ' "$tmp/err" && ! grep -q 'unknown option' "$tmp/err"; } || bad="$bad rb_$b($st)"
 	"$top_builddir/rb_$b" -B 00:11:22:33:44:55 >/dev/null 2>"$tmp/err"
 	{ [ $? = 2 ] && grep -q -- "-B/--source_mac is perftest's option, refused here: raw Ethernet" "$tmp/err"; } || bad="$bad rb_$b(-B)"
@@ -167,7 +167,7 @@ for b in $benches; do
 		grep -q 'instead: -c RC' "$tmp/err"; } || bad="$bad rb_$b(-c XRC)"
 done
 [ -z "$bad" ]
-ok $? "every benchmark: --use_cuda 0, -B and -c XRC refused (exit 2) as perftest's, with what instead; --use ambiguous${bad:+; wrong:$bad}"
+ok $? "every benchmark: --use_musa 0, -B and -c XRC refused (exit 2) as perftest's, with what instead; --use ambiguous${bad:+; wrong:$bad}"
 
 # rb_mpi --plan N: the number as the next word is --plan's, as --plan=N.
 "$top_builddir/rb_mpi" --plan 64 --pattern ring >"$tmp/plan1" 2>&1
@@ -181,7 +181,7 @@ ok $? "rb_mpi --pat ring: a unique prefix of its own option"
 
 # rb_read_lat: the issue's example
 "$top_builddir/rb_read_lat" --help >"$tmp/help"
-! grep -q -- 'UD' "$tmp/help" && ! grep -q -- '^ *-r,' "$tmp/help"
+! grep -qw -- 'UD' "$tmp/help" && ! grep -q -- '^ *-r,' "$tmp/help"   # -w: not CUDA's letters
 ok $? "rb_read_lat --help lists neither -c UD nor -r"
 "$top_builddir/rb_read_lat" -c UD >/dev/null 2>&1
 ok "$([ $? = 2 ] && echo 0 || echo 1)" "rb_read_lat -c UD: exit 2"

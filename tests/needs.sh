@@ -10,7 +10,8 @@
 #     them reaches one): a file with no need, an unknown word, two guests,
 #     or words no boot offers, is a failed case in boot rxe (not skipped),
 #     and in no other boot; a valid file runs in its boot only; the order
-#     is "first", the rest beside the "lane" files (RB_LANES=2), "quiet",
+#     is "first", the rest beside the "lane" files (RB_LANES=2; the first
+#     lane, its own done, takes the second's unstarted files), "quiet",
 #     "last"; RB_TESTS picks files by path or by name.
 # Runs on the host (make check), no test bed.
 top=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -25,7 +26,7 @@ ok() { # STATUS NAME
 needs_files "$top/tests/integration"
 boots=()
 for b in "${needs_boots[@]}"; do boots+=("${b%%:*}"); done
-echo "1..$((${#FILES[@]} + ${#boots[@]} + 9))"
+echo "1..$((${#FILES[@]} + ${#boots[@]} + 10))"
 
 # ---- every case file: its needs, its boot ----
 declare -A per_boot
@@ -118,6 +119,17 @@ ok $? "run-all.sh (boot rxe-numa, CI=true, no file of its own): a failure"
 run "" RB_LANES=2
 [ "$(order)" = "first main lane quiet last" ] && ! grep -q '^not ok' "$tmp/out"
 ok $? "run-all.sh (no RB_BOOT, RB_LANES=2): first, the rest with the lane beside it, quiet, last ($(order))"
+
+# the first lane's files done, it takes the second lane's not started yet,
+# from the end: each file runs once (zz_lane_a holds the second lane)
+printf '# needs: one-guest lane\ntap_plan 1\nsleep 3\ntap_ok 0 "la ran"\n' >"$tmp/integration/feature/zz_lane_a.sh"
+plant feature/zz_lane_b.sh "# needs: one-guest lane" lb
+plant feature/zz_lane_c.sh "# needs: one-guest lane" lc
+run rxe RB_LANES=2 RB_TESTS='zz_main.sh zz_lane_*'
+[ "$(order)" = "main lc lb la" ] && ! grep -q '^not ok' "$tmp/out" && grep -q '^1\.\.4$' "$tmp/out" &&
+	grep -q 'feature/zz_lane_c.sh: taken from the second lane' "$tmp/out"
+ok $? "run-all.sh (RB_LANES=2): its own files done, the first lane takes the second's unstarted files from the end, each once ($(order))"
+rm "$tmp"/integration/feature/zz_lane_[abc].sh
 
 run "" RB_TESTS='zz_lane.sh'
 [ "$(order)" = "lane" ]

@@ -42,7 +42,7 @@ is_png() { [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a 
 is_svg() { grep -q '<svg' "$1" 2>/dev/null; }
 
 # The cases, by subject, in tests/scripts/ (sourced in this order).
-for part in plot compare icount tools check; do
+for part in plot compare icount tools check gpu; do
 	# shellcheck source=/dev/null
 	. "$top_srcdir/tests/scripts/$part.sh"
 done

@@ -33,6 +33,7 @@ enum rb_feature {
 	FEAT_BANDWIDTH = 1 << 11,   /* --report-gbits */
 	FEAT_THREADS = 1 << 12,     /* -j, --thread-rows: bandwidth tests */
 	FEAT_VALIDATE = 1 << 13,    /* --validate: all but atomic_lat (its results are always checked) */
+	FEAT_MCG = 1 << 20,         /* -g, -M: multicast UD, the send tests */
 };
 
 struct rb_defaults {

@@ -98,3 +98,19 @@ void options_meta(struct out *out, const struct rb_options *o, const struct rb_b
 				meta_write(out, r, o);
 		}
 }
+
+/* --rate_units, --rate_limit_type, --burst_size: as the run paces, and
+ * only when it does (--rate_limit). */
+void meta_paced(struct out *out, const void *o, const struct opt_row *r)
+{
+	const struct rb_options *opt = o;
+	char text[64];
+
+	if (!(opt->rate_limit > 0) || (r->type != OT_ENUM && opt->rate_type != RT_SW))
+		return;
+	if (r->type == OT_ENUM) {
+		opt_value_text(r, o, text, sizeof(text));
+		out_meta_str(out, r->meta.key, r->meta.label, text);
+	} else
+		out_meta_u64(out, r->meta.key, r->meta.label, opt_value_u64(r, o));
+}

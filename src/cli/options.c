@@ -13,6 +13,7 @@
 #include "cli/rows.h"
 #include "config.h"
 #include "lib/commit.h"
+#include "lib/gid.h"
 #include "lib/log.h"
 #include "lib/units.h"
 
@@ -46,7 +47,7 @@ const struct opt_prog *options_table(void)
 unsigned options_features(const struct rb_bench *b)
 {
 	return b->features | (b->metric == METRIC_LAT ? FEAT_LATENCY : FEAT_BANDWIDTH | FEAT_THREADS) |
-	       (b->verb != VERB_ATOMIC ? FEAT_SIZE : 0) | (b->verb == VERB_SEND ? FEAT_RX_DEPTH : 0) |
+	       (b->verb != VERB_ATOMIC ? FEAT_SIZE : 0) | (b->verb == VERB_SEND ? FEAT_RX_DEPTH | FEAT_MCG : 0) |
 	       (b->verb != VERB_ATOMIC || b->metric == METRIC_BW ? FEAT_VALIDATE : 0);
 }
 
@@ -152,6 +153,16 @@ int opt_parse_ip(const struct opt_row *r, const char *val, void *dst)
 	return 0;
 }
 
+int opt_parse_mgid(const struct opt_row *r, const char *val, void *dst)
+{
+	int err = gid_parse_mgid(val, O(dst)->mgid);
+
+	O(dst)->mgid_text = val;
+	if (err == -EDOM)
+		return options_bad_value(r, val, -EINVAL, "a multicast group: ff00::/8, or IPv4 224.0.0.0/4 (e.g. ff0e::1, 239.1.2.3)");
+	return err ? options_bad_value(r, val, err, "an IPv6 or IPv4 multicast address, or perftest's 16 bytes 255:1:0:...:0") : 0;
+}
+
 int opt_parse_rate(const struct opt_row *r, const char *val, void *dst)
 {
 	int err = units_parse_rate(val, 1, 1e15, &O(dst)->min_bw_bps);
@@ -224,6 +235,8 @@ void options_init_defaults(const struct rb_bench *b, struct rb_options *o)
 	o->transport = TR_RC;
 	o->qp_timeout = 14;
 	o->tclass = -1;
+	o->hop_limit = RB_HOP_LIMIT_DEFAULT;
+	o->retry_count = RB_RETRY_COUNT_DEFAULT;
 	o->timeout_s = 10;
 	o->size = b->defaults.size;
 	o->iters = b->defaults.iters;
@@ -321,6 +334,7 @@ void options_inherit(struct rb_options *load, const struct rb_options *o)
 	load->qp_timeout = o->qp_timeout;
 	load->sl = o->sl;
 	load->tclass = o->tclass;
+	options_inherit_path(load, o);
 	load->timeout_s = o->timeout_s;
 	load->numa_node = o->numa_node;
 	load->no_numa = o->no_numa;

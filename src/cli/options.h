@@ -15,6 +15,7 @@
 #include "cli/load.h"
 #include "cli/optrow.h"
 #include "lib/output.h"
+#include "lib/pace.h"
 #include "lib/stats.h"
 #include "lib/wire.h"
 
@@ -25,6 +26,10 @@
 #define RB_MAX_THREADS 64
 #define RB_SWEEP_MIN 2
 #define RB_SWEEP_MAX (8u << 20)
+/* the GRH hop limit and RC's retry count when not given (-L, --retry_count) */
+#define RB_HOP_LIMIT_DEFAULT 64
+#define RB_RETRY_COUNT_DEFAULT 7
+#define RB_FLOW_LABEL_MAX 0xFFFFFu
 /* --validate with sends: the most receive buffer memory it may take */
 #define RB_VALIDATE_RX_MAX (UINT64_C(1) << 30)
 
@@ -33,6 +38,9 @@ enum rb_atomic_op { ATOMIC_FETCH_ADD, ATOMIC_CMP_SWAP };
 enum pt_output { PT_OUT_NONE, PT_OUT_BW, PT_OUT_MR, PT_OUT_LAT };
 /* --out_json's file when --out_json_file is not given (perftest's) */
 #define PT_JSON_DEFAULT_FILE "perftest_out.json"
+
+/* --rate_limit_type: who paces (SW: the posting loop; HW, PP: the device). */
+enum rate_type { RT_SW, RT_HW, RT_PP };
 
 struct rb_options {
 	/* device */
@@ -53,6 +61,15 @@ struct rb_options {
 	bool persistent;
 	bool loopback;              /* --loopback: both sides here (loopback.c) */
 	double timeout_s;           /* peer loss / stall deadline */
+	/* path control (cli/path.c) */
+	uint32_t flow_label[RB_MAX_QPS]; /* --flow_label: QP i gets [i % flow_labels] */
+	unsigned flow_labels;       /* how many given, 0: none (the label 0) */
+	int hop_limit;              /* -L: the GRH hop limit (IPv4: TTL) */
+	bool hop_limit_given;
+	unsigned retry_count;       /* --retry_count: RC's transport retries */
+	bool retry_count_given;
+	double wait_destroy_s;      /* --wait_destroy: before the teardown, 0: none */
+	bool reversed;              /* --reversed: the server (no HOST) takes the client's part */
 	/* run control */
 	uint64_t size;
 	bool size_given;            /* -s given (-a and -s are one or the other) */
@@ -82,11 +99,30 @@ struct rb_options {
 	/* --load, --load-size, --load-qps, --load-compare (load.h) */
 	struct load_ask load;
 	enum load_bench load_bench; /* LOAD_NONE: no load */
+	/* pacing (#36): --rate_limit, --rate_units, --rate_limit_type, --burst_size, --latency_gap */
+	double rate_limit;          /* 0: unpaced */
+	enum pace_unit rate_units;  /* --rate_units (default Gbps) */
+	enum rate_type rate_type;   /* --rate_limit_type (default SW) */
+	bool rate_units_given, rate_type_given;
+	unsigned burst_size;        /* messages per burst (rules.c: -t's when not given, whole -l lists) */
+	bool burst_size_given;
+	unsigned latency_gap_us;    /* --latency_gap: microseconds between latency iterations */
 	/* placement */
 	int numa_node;              /* -1: the device's */
 	bool no_numa;
 	const char *cpu_list;
 	bool hugepages;
+	bool odp;                   /* --odp: explicit on-demand paging MRs */
+	bool dmabuf;                /* --use-dmabuf: host memory as a udmabuf dma-buf */
+	/* GPU memory (verbs/mem_cuda.c, mem_rocm.c) and --bounce */
+	int cuda_dev;               /* --use_cuda=ID (cuda_given) */
+	bool cuda_given;
+	const char *cuda_bus_id;    /* --use_cuda_bus_id=BUS */
+	bool cuda_dmabuf;           /* --use_cuda_dmabuf */
+	int rocm_dev;               /* --use_rocm=ID (rocm_given) */
+	bool rocm_given;
+	bool rocm_dmabuf;           /* --use_rocm_dmabuf */
+	bool bounce;                /* --bounce: staged through a host buffer */
 	/* output */
 	bool report_gbits;
 	double pcts[STATS_MAX_PCT];
@@ -104,6 +140,10 @@ struct rb_options {
 	bool perftest_headers;      /* --perftest-headers: perftest's human table */
 	bool verbose;
 	enum clock_policy clock;    /* --clock */
+	/* multicast UD: -g/--mcg, -M/--MGID (verbs/mcast.h) */
+	bool mcg;
+	const char *mgid_text;      /* -M as given, NULL: the default group */
+	uint8_t mgid[16];           /* -M parsed */
 	char cmdline[1024];
 };
 
@@ -160,6 +200,10 @@ void options_meta(struct out *out, const struct rb_options *o, const struct rb_b
  * measuring test's device, path and placement settings and its --timeout,
  * --verbose and clock, with no warm-up. */
 void options_inherit(struct rb_options *load, const struct rb_options *o);
+/* ... the path control part of it (-L, --flow_label, --retry_count). */
+void options_inherit_path(struct rb_options *load, const struct rb_options *o);
+/* The flow label of QP i (--flow_label round-robin; 0: none given). */
+uint32_t options_flow_label(const struct rb_options *o, int i);
 
 /* perftest's inline default of b's sends/writes on tr (qp.c asks for it). */
 uint32_t options_inline_default(const struct rb_bench *b, enum rb_transport tr);

@@ -116,6 +116,27 @@ uint64_t peer_atomic_same(const void *o, const void *b)
 	return options_both_stream(OPT, BENCH) && BENCH->verb == VERB_ATOMIC ? OPT->atomic_same_address + 1u : 0;
 }
 
+/* -M: the group's 16 bytes as one number (FNV-1a), 0: the default group. */
+uint64_t peer_mgid(const void *o, const void *b)
+{
+	uint64_t h = WIRE_FNV_INIT;
+
+	(void)b;
+	if (!OPT->mgid_text)
+		return 0;
+	for (int i = 0; i < 16; i++)
+		h = wire_fnv1a(h, OPT->mgid[i]);
+	return h;
+}
+
+const char *peer_text_mgid(uint64_t v, char *buf, size_t len)
+{
+	if (!v)
+		return "default";
+	snprintf(buf, len, "another group");
+	return buf;
+}
+
 const char *peer_text_transport(uint64_t v, char *buf, size_t len)
 {
 	(void)buf, (void)len;
@@ -162,4 +183,19 @@ const char *peer_text_onoff(uint64_t v, char *buf, size_t len)
 {
 	(void)buf, (void)len;
 	return v == 2 ? "on" : "off";
+}
+
+/* --rate_limit: in thousandths of its unit (0: unpaced). */
+uint64_t peer_rate_limit(const void *o, const void *b)
+{
+	(void)b;
+	return (uint64_t)llround(OPT->rate_limit * 1000);
+}
+
+const char *peer_text_rate(uint64_t v, char *buf, size_t len)
+{
+	if (!v)
+		return "unpaced";
+	snprintf(buf, len, "%g", (double)v / 1000);
+	return buf;
 }

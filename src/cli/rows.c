@@ -32,6 +32,8 @@ const struct opt_name transport_names[] = { { "RC", TR_RC }, { "UC", TR_UC }, { 
 const struct opt_name atomic_names[] = { { "FETCH_AND_ADD", ATOMIC_FETCH_ADD }, { "CMP_AND_SWAP", ATOMIC_CMP_SWAP }, { NULL, 0 } };
 
 const struct opt_name pt_output_names[] = { { "bandwidth", PT_OUT_BW }, { "message_rate", PT_OUT_MR }, { "latency", PT_OUT_LAT }, { NULL, 0 } };
+static const struct opt_name rate_unit_names[] = { { "Gbps", PACE_GBPS }, { "Mbps", PACE_MBPS }, { "MiBps", PACE_MIBPS }, { "pps", PACE_PPS }, { "g", PACE_GBPS }, { "M", PACE_MIBPS }, { "p", PACE_PPS }, { NULL, 0 } };
+static const struct opt_name rate_type_names[] = { { "SW", RT_SW }, { "HW", RT_HW }, { "PP", RT_PP }, { NULL, 0 } };
 static const struct opt_name clock_names[] = { { "auto", CLK_AUTO }, { "tsc", CLK_TSC }, { "monotonic", CLK_MONOTONIC }, { NULL, 0 } };
 
 /* clang-format off */
@@ -49,6 +51,12 @@ static const struct opt_row rows[] = {
 	{ "tclass", 0, OT_INT, "N", F(tclass), R(0, 255), .group = G_CONN, .help = "traffic class 0..255 (with -R: the rdma_cm ToS)" },
 	{ "source-ip", 0, OT_STR, "ADDR", F(source_ip), .parse = opt_parse_ip, .group = G_CONN, .help = "client with -R: bind rdma_cm to this local address" },
 	{ "bind-source-ip", 0, OT_STR, "ADDR", F(source_ip), .parse = opt_parse_ip, .group = G_CONN },
+	/* path control (#36, cli/path.c) */
+	{ "flow-label", 0, OT_CUSTOM, "LIST", F(flow_label), .parse = opt_parse_flow_label, .group = G_CONN, .help = "GRH flow label(s) 0..0xFFFFF, comma-separated: QP i gets the (i mod n)-th (RoCE v2: it picks the source port)", META_FN(470, "flow_labels", "Flow labels", MW_ALWAYS, meta_flow_labels) },
+	{ "hop-limit", 'L', OT_INT, "N", F(hop_limit), R(0, 255), GIVEN(hop_limit_given), .group = G_CONN, .help = "GRH hop limit 0..255 (RoCE v2 over IPv4: the TTL)", .show_def = 1, META_FN(471, "hop_limit", "Hop limit", MW_ALWAYS, meta_hop_limit) },
+	{ "retry-count", 0, OT_UINT, "N", F(retry_count), R(0, 7), GIVEN(retry_count_given), .group = G_CONN, .help = "RC: transport retries 0..7 before a QP fails (with -R: rdma_cm's retry_count)", .show_def = 1, PEER(70, "retry count (--retry_count)"), META_FN(472, "retry_count", "Retry count", MW_ALWAYS, meta_retry_count) },
+	{ "reversed", 0, OT_FLAG, NULL, F(reversed), .group = G_CONN, .help = "swap the parts: the server (no HOST) sends and reports as the client, the client (HOST) receives", PEER(71, "reversed roles (--reversed)"), META_ON(474, "reversed", "Reversed", MW_SET, "yes: the side without HOST took the client's part", NULL) },
+	{ "wait-destroy", 0, OT_SECONDS, "SECONDS", F(wait_destroy_s), R(0, 86400), .group = G_CONN, .help = "after the results, wait SECONDS before destroying the QPs, CQs, MRs and PD", META(473, "wait_destroy_s", "Wait before destroy[s]", MW_SET, 0) },
 	{ "persistent", 0, OT_FLAG, NULL, F(persistent), .group = G_CONN, .help = "server: serve clients one after another" },
 	{ "loopback", 0, OT_FLAG, NULL, F(loopback), .group = G_CONN, .help = "run the server and the client here, in one command" },
 	{ "timeout", 0, OT_SECONDS, "SECONDS", F(timeout_s), R(0.1, 3600), .group = G_CONN, .help = "deadline for a silent peer or a stalled queue", .show_def = 1 },
@@ -80,6 +88,12 @@ static const struct opt_row rows[] = {
 	{ "load-size", 0, OT_SIZE, "BYTES", F(load.size), GIVEN(load.size_given), .parse = opt_parse_load_size, .feat = FEAT_LATENCY, .group = G_TEST, .help = "with --load: the load's message size, K/M suffixes", .show_def = 1, PEER_FN(21, "load size (--load-size)", peer_load_size, NULL), META(411, "load_size", "Load size[B]", MW_LOAD, 0) },
 	{ "load-qps", 0, OT_U64, "N", F(load.qps), R(1, RB_MAX_QPS), GIVEN(load.qps_given), .feat = FEAT_LATENCY, .group = G_TEST, .help = "with --load: the load's QPs", .show_def = 1, PEER_FN(22, "load QPs (--load-qps)", peer_load_qps, NULL), META(412, "load_qps", "Load QPs", MW_LOAD, 0) },
 	{ "load-compare", 0, OT_FLAG, NULL, F(load.compare), .feat = FEAT_LATENCY, .group = G_TEST, .help = "with --load: each size idle then loaded, interleaved, with the loaded/idle ratio of each percentile", PEER(23, "idle vs loaded (--load-compare)"), META_FN(413, "load_placement", "Load CPU", MW_LOAD, meta_load_tail) },
+	/* pacing (#36): --rate_limit, --rate_units, --rate_limit_type, --burst_size, --latency_gap */
+	{ "rate-limit", 0, OT_NUMBER, "RATE", F(rate_limit), R(0.001, 1e12), .feat = FEAT_BANDWIDTH, .group = G_TEST, .help = "pace the posts to RATE (--rate_units; all QPs together, payload only): bursts of --burst_size messages, each due at its own deadline", PEER_FN(50, "rate limit (--rate_limit)", peer_rate_limit, peer_text_rate), META(250, "rate_limit", "Rate limit", MW_SET, FEAT_BANDWIDTH) },
+	{ "rate-units", 0, OT_ENUM, "Gbps|Mbps|MiBps|pps", F(rate_units), GIVEN(rate_units_given), .names = rate_unit_names, .feat = FEAT_BANDWIDTH, .group = G_TEST, .help = "the rate's unit: payload Gb/s, Mb/s, MiB/s or messages/s (perftest's g, M (MiB/s), p)", .show_def = 1, PEER(51, "rate units (--rate_units)"), META_FN(251, "rate_units", "Rate units", MW_ALWAYS, meta_paced) },
+	{ "rate-limit-type", 0, OT_ENUM, "SW|HW|PP", F(rate_type), GIVEN(rate_type_given), .names = rate_type_names, .feat = FEAT_BANDWIDTH, .group = G_TEST, .help = "SW: the posting loop paces; HW (ibv_modify_qp_rate_limit), PP (IBV_QP_RATE_LIMIT): the device, where it can", .show_def = 1, PEER(52, "rate limiter (--rate_limit_type)"), META_FN(252, "rate_limit_type", "Rate limiter", MW_ALWAYS, meta_paced) },
+	{ "burst-size", 0, OT_UINT, "N", F(burst_size), R(1, 1u << 20), GIVEN(burst_size_given), .feat = FEAT_BANDWIDTH, .group = G_TEST, .help = "with --rate_limit: messages per burst, whole -l lists (default: -t)", PEER(53, "burst size (--burst_size)"), META_FN(253, "burst_size", "Burst size", MW_ALWAYS, meta_paced) },
+	{ "latency-gap", 0, OT_UINT, "USEC", F(latency_gap_us), R(0, 60000000), .feat = FEAT_LATENCY, .group = G_TEST, .help = "microseconds from each iteration's end to the next one's post (not in the samples)", PEER(54, "latency gap (--latency_gap)"), META(454, "latency_gap_us", "Latency gap[usec]", MW_SET, 0) },
 	{ "clock", 0, OT_ENUM, "auto|tsc|monotonic", F(clock), .names = clock_names, .parse = opt_parse_clock, .group = G_TEST, .help = "timestamps from the TSC, from clock_gettime, or auto: the TSC where clock_gettime is slow", .show_def = 1 },
 	{ "CPU-freq", 'F', OT_NOP, NULL, 0, .group = G_TEST, .help = "accepted for perftest compatibility (no effect)" },
 	{ "report-gbits", 0, OT_FLAG, NULL, F(report_gbits), .feat = FEAT_BANDWIDTH, .lax = 1, .group = G_OUTPUT, .help = "human table: bandwidth in Gb/s instead of MiB/s" },
@@ -104,6 +118,19 @@ static const struct opt_row rows[] = {
 	{ "disable-numa", 0, OT_FLAG, NULL, F(no_numa), .group = G_PLACE },
 	{ "cpu", 0, OT_STR, "LIST", F(cpu_list), .group = G_PLACE, .help = "pin the measuring thread to LIST (e.g. 2 or 0-3)" },
 	{ "use-hugepages", 0, OT_FLAG, NULL, F(hugepages), .group = G_PLACE, .help = "allocate buffers on huge pages" },
+	/* #37 memory: on-demand paging, host memory as a dma-buf (helper odp) */
+	{ "odp", 0, OT_FLAG, NULL, F(odp), .group = G_PLACE, .help = "register the buffers as explicit on-demand paging MRs: nothing pinned, each page faulted in on first touch", META_ON(490, "odp", "On-demand paging", MW_SET, "explicit ODP MR", NULL) },
+	{ "use-dmabuf", 0, OT_FLAG, NULL, F(dmabuf), .group = G_PLACE, .help = "buffers in host memory exported as a dma-buf (/dev/udmabuf), registered with ibv_reg_dmabuf_mr" },
+	/* GPU memory (#37: verbs/mem_cuda.c, mem_rocm.c) */
+	{ "use-cuda", 0, OT_INT, "ID", F(cuda_dev), R(0, 1023), GIVEN(cuda_given), .group = G_PLACE, .help = "buffers in the memory of CUDA GPU ID (libcuda.so.1 loaded at run time), registered as peer memory" },
+	{ "use-cuda-bus-id", 0, OT_STR, "BUS", F(cuda_bus_id), .group = G_PLACE, .help = "as --use-cuda, the GPU named by its PCI bus id (e.g. 0000:3b:00.0)" },
+	{ "use-cuda-dmabuf", 0, OT_FLAG, NULL, F(cuda_dmabuf), .group = G_PLACE, .help = "with --use-cuda: register the GPU memory through a dma-buf fd (ibv_reg_dmabuf_mr)" },
+	{ "use-rocm", 0, OT_INT, "ID", F(rocm_dev), R(0, 1023), GIVEN(rocm_given), .group = G_PLACE, .help = "buffers in the memory of ROCm GPU ID (libamdhip64.so loaded at run time), registered as peer memory" },
+	{ "use-rocm-dmabuf", 0, OT_FLAG, NULL, F(rocm_dmabuf), .group = G_PLACE, .help = "with --use-rocm: register the GPU memory through a dma-buf fd (libhsa-runtime64's export)" },
+	{ "bounce", 0, OT_FLAG, NULL, F(bounce), .feat = FEAT_BANDWIDTH, .group = G_PLACE, .help = "register a host buffer and copy each message through it (to it before a send or write, from it after a receive or read): the cost of no GPUDirect" },
+	/* multicast UD (-g, -M): verbs/mcast.h */
+	{ "mcg", 'g', OT_FLAG, NULL, F(mcg), .feat = FEAT_MCG, .group = G_TEST, .help = "multicast (-c UD): the server's -q QPs join a group, the client's send to it; each receiving QP's messages and losses counted", PEER(60, "multicast (-g/--mcg)"), META_ON(160, "multicast", "Multicast", MW_SET, "yes", NULL) },
+	{ "MGID", 'M', OT_STR, "GID", F(mgid_text), .parse = opt_parse_mgid, .feat = FEAT_MCG, .group = G_TEST, .help = "with -g: the group, an IPv6 or IPv4 multicast address or perftest's 16 bytes (default: ::ffff:239.2.201.133 on IPv4 GIDs, ff05:0:2:c985:: on IPv6)", PEER_FN(61, "multicast group (-M/--MGID)", peer_mgid, peer_text_mgid) },
 	{ "version", 'V', OT_VERSION, NULL, 0, .group = G_INFO, .help = "print the version and exit" },
 	{ "help", 'h', OT_HELP, NULL, 0, .group = G_INFO, .help = "print this help and exit" },
 };

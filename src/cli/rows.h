@@ -28,6 +28,13 @@ int opt_parse_pcts(const struct opt_row *r, const char *val, void *dst);
 int opt_parse_output(const struct opt_row *r, const char *val, void *dst);
 int opt_parse_counters(const struct opt_row *r, const char *val, void *dst);
 int opt_parse_clock(const struct opt_row *r, const char *val, void *dst);
+int opt_parse_mgid(const struct opt_row *r, const char *val, void *dst);
+/* Path control (path.c): --flow_label's list, the rules, the metadata. */
+int opt_parse_flow_label(const struct opt_row *r, const char *val, void *dst);
+int options_path_check(const struct rb_options *o);
+void meta_flow_labels(struct out *out, const void *o, const struct opt_row *r);
+void meta_hop_limit(struct out *out, const void *o, const struct opt_row *r);
+void meta_retry_count(struct out *out, const void *o, const struct opt_row *r);
 int options_bad_value(const struct opt_row *r, const char *val, int err, const char *expect);
 /* How the benchmarks word a command-line error (opt_prog's error). */
 int options_error(const char *who, enum opt_err kind, const struct opt_row *r, const char *word,
@@ -52,6 +59,8 @@ uint64_t peer_rx_depth(const void *o, const void *b);
 uint64_t peer_inline(const void *o, const void *b);
 uint64_t peer_events(const void *o, const void *b);
 uint64_t peer_atomic_same(const void *o, const void *b);
+uint64_t peer_mgid(const void *o, const void *b);
+uint64_t peer_rate_limit(const void *o, const void *b);
 /* ... and as the user wrote them ("UC", "default", "on"). */
 const char *peer_text_transport(uint64_t v, char *buf, size_t len);
 const char *peer_text_atomic(uint64_t v, char *buf, size_t len);
@@ -60,12 +69,15 @@ const char *peer_text_list(uint64_t v, char *buf, size_t len);
 const char *peer_text_given(uint64_t v, char *buf, size_t len);
 const char *peer_text_inline(uint64_t v, char *buf, size_t len);
 const char *peer_text_onoff(uint64_t v, char *buf, size_t len);
+const char *peer_text_mgid(uint64_t v, char *buf, size_t len);
+const char *peer_text_rate(uint64_t v, char *buf, size_t len);
 
 /* The META rows' keys that are not the field as it is (meta.c). */
 void meta_load(struct out *out, const void *o, const struct opt_row *r);
 void meta_load_tail(struct out *out, const void *o, const struct opt_row *r);
 void meta_completion(struct out *out, const void *o, const struct opt_row *r);
 void meta_min_bw(struct out *out, const void *o, const struct opt_row *r);
+void meta_paced(struct out *out, const void *o, const struct opt_row *r);
 
 extern const struct opt_name transport_names[], atomic_names[], pt_output_names[];
 

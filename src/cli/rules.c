@@ -35,25 +35,76 @@ static int interval_check(const struct rb_options *o)
  * --validate: the send tests give each receive a buffer of its own (-r of
  * them per QP, each as large as the largest message), the bandwidth tests
  * each WR in flight (-t of them per QP); -j's rows carry no
- * check yet.
+ * check yet.  --bounce takes the same buffers.
  */
 static int validate_check(const struct rb_bench *b, const struct rb_options *o)
 {
 	uint64_t max = o->all ? RB_SWEEP_MAX : o->size;
+	const char *who = o->validate ? "--validate" : "--bounce";  /* the same buffers */
 
-	if (!o->validate)
+	if (!o->validate && !o->bounce)
 		return 0;
-	if (o->threads > 1)
+	if (o->validate && o->threads > 1)
 		return options_usage_error("--validate cannot be combined with -j/--threads %u yet (a thread's row carries no check)",
 				   o->threads);
 	if (b->verb == VERB_SEND && (uint64_t)o->rx_depth * max * o->qps > RB_VALIDATE_RX_MAX)
-		return options_usage_error("--validate: -r/--rx-depth %u receive buffers of %llu bytes on %u QP(s) exceed %llu MiB; lower -r or -s",
-				   o->rx_depth, (unsigned long long)max, o->qps,
+		return options_usage_error("%s: -r/--rx-depth %u receive buffers of %llu bytes on %u QP(s) exceed %llu MiB; lower -r or -s",
+				   who, o->rx_depth, (unsigned long long)max, o->qps,
 				   (unsigned long long)(RB_VALIDATE_RX_MAX >> 20));
 	if (b->metric == METRIC_BW && (uint64_t)o->tx_depth * max * o->qps > RB_VALIDATE_RX_MAX)
-		return options_usage_error("--validate: -t/--tx-depth %u send buffers of %llu bytes on %u QP(s) exceed %llu MiB; lower -t or -s",
-				   o->tx_depth, (unsigned long long)max, o->qps,
+		return options_usage_error("%s: -t/--tx-depth %u send buffers of %llu bytes on %u QP(s) exceed %llu MiB; lower -t or -s",
+				   who, o->tx_depth, (unsigned long long)max, o->qps,
 				   (unsigned long long)(RB_VALIDATE_RX_MAX >> 20));
+	return 0;
+}
+
+/* GPU memory (#37): one GPU kind, its dma-buf with it, not with huge pages. */
+static int gpu_check(const struct rb_bench *b, const struct rb_options *o)
+{
+	bool cuda = o->cuda_given || o->cuda_bus_id, rocm = o->rocm_given;
+
+	if (cuda && rocm)
+		return options_usage_error("--use_cuda and --use_rocm cannot be combined: the buffers are in one GPU's memory; give one of them");
+	if (o->cuda_given && o->cuda_bus_id)
+		return options_usage_error("--use_cuda=%d and --use_cuda_bus_id=%s both name the GPU: give one of them",
+				   o->cuda_dev, o->cuda_bus_id);
+	if (o->cuda_dmabuf && !cuda)
+		return options_usage_error("--use_cuda_dmabuf registers CUDA memory: give --use_cuda=ID (or --use_cuda_bus_id) too");
+	if (o->rocm_dmabuf && !rocm)
+		return options_usage_error("--use_rocm_dmabuf registers ROCm memory: give --use_rocm=ID too");
+	if (o->bounce && (o->cuda_dmabuf || o->rocm_dmabuf))
+		return options_usage_error("--bounce registers a host buffer of its own: --use_%s_dmabuf's dma-buf would never be registered; give one of them",
+				   o->cuda_dmabuf ? "cuda" : "rocm");
+	if (o->bounce && b->verb == VERB_ATOMIC)
+		return options_usage_error("--bounce copies messages' payloads; %s's atomics carry none: drop --bounce", b->name);
+	if ((cuda || rocm) && o->hugepages)
+		return options_usage_error("--use-hugepages and --use_%s cannot be combined: the buffers are in the GPU's memory",
+				   cuda ? "cuda" : "rocm");
+	return 0;
+}
+
+/*
+ * -g/--mcg: UD only, one direction (the server's QPs receive; send_lat:
+ * each side's QP its own group), connected by hand, one measuring thread;
+ * --validate's per-QP sequences do not hold where every receiving QP gets
+ * every sending QP's messages and some may be lost.
+ */
+static int mcast_check(const struct rb_options *o)
+{
+	if (o->mgid_text && !o->mcg)
+		return options_usage_error("-M/--MGID %s names a multicast group: give -g/--mcg too", o->mgid_text);
+	if (!o->mcg)
+		return 0;
+	if (o->transport != TR_UD)
+		return options_usage_error("-g/--mcg is multicast UD: -c/--connection %s cannot be combined with it (give -c UD)",
+				   options_transport_name(o->transport));
+	if (o->bidir || o->rdma_cm || o->validate)
+		return options_usage_error("-g/--mcg cannot be combined with %s", o->bidir ? "-b/--bidirectional (one side sends, the other receives)" :
+				   o->rdma_cm ? "-R/--rdma-cm (the QPs are connected by hand; perftest refuses it too)" :
+				   "--validate (each receiving QP gets every sending QP's messages, some maybe lost)");
+	if (o->threads > 1)
+		return options_usage_error("-g/--mcg cannot be combined with -j/--threads %u (one group, one measuring thread)",
+				   o->threads);
 	return 0;
 }
 
@@ -109,6 +160,19 @@ static int pt_output_check(const struct rb_bench *b, struct rb_options *o)
 	return 0;
 }
 
+/* The buffers' memory: --use-dmabuf is a kind of its own; --odp registers
+ * ordinary (or huge) pages, and a dma-buf is registered its own way. */
+static int memory_check(const struct rb_options *o)
+{
+	if (o->dmabuf && (o->hugepages || o->odp))
+		return options_usage_error("--use-dmabuf cannot be combined with %s (a udmabuf is shared memory of ordinary pages, registered through its dma-buf): drop one",
+				   o->odp ? "--odp" : "--use-hugepages");
+	if (o->dmabuf && (o->cuda_given || o->cuda_bus_id || o->rocm_given || o->bounce))
+		return options_usage_error("--use-dmabuf (host memory as a dma-buf) cannot be combined with %s: drop one",
+				   o->bounce ? "--bounce (the dma-buf would never be registered)" : "a GPU's memory (--use_cuda, --use_rocm)");
+	return 0;
+}
+
 /* Combinations that no single option's range can catch. */
 static int options_check(const struct rb_bench *b, struct rb_options *o)
 {
@@ -142,9 +206,10 @@ static int options_check(const struct rb_bench *b, struct rb_options *o)
 	if (o->threads > 1 && (o->interval_s > 0 || o->run_infinitely))
 		return options_usage_error("-j/--threads %u cannot be combined with %s yet (one row of intervals per thread is not written)",
 				   o->threads, o->interval_s > 0 ? "--interval" : "--run_infinitely");
-	if (interval_check(o) || validate_check(b, o) || load_opts_check(b, o))
+	if (interval_check(o) || validate_check(b, o) || load_opts_check(b, o) || gpu_check(b, o) ||
+	    mcast_check(o) || options_path_check(o))
 		return -EINVAL;
-	if (pt_output_check(b, o))
+	if (pt_output_check(b, o) || memory_check(o))
 		return -EINVAL;
 	if (o->no_numa && (o->numa_node >= 0 || o->cpu_list))
 		return options_usage_error("--no-numa cannot be combined with %s",
@@ -174,9 +239,66 @@ static int check_cq_mod(struct rb_options *o)
 	return 0;
 }
 
+/* --rate_units, --rate_limit_type, --burst_size without --rate_limit. */
+static const char *pace_orphan(const struct rb_options *o)
+{
+	if (o->rate_units_given)
+		return "--rate_units";
+	if (o->rate_type_given)
+		return "--rate_limit_type";
+	return o->burst_size_given ? "--burst_size" : NULL;
+}
+
+/* What the device paces (HW, PP) takes a bit rate, its own QPs' setup. */
+static int pace_device_check(const struct rb_options *o)
+{
+	const char *t = o->rate_type == RT_HW ? "HW" : "PP";
+
+	if (o->rate_units == PACE_PPS)
+		return options_usage_error("--rate_limit_type=%s takes a bit rate, not --rate_units=pps: give Gbps, Mbps or MiBps (or --rate_limit_type=SW)", t);
+	if (o->rate_limit * pace_pps(1, o->rate_units, 1) * 8 / 1000 < 1)
+		return options_usage_error("--rate_limit_type=%s: %g %s is below the device's unit (1 kbit/s)", t,
+				   o->rate_limit, pace_unit_name(o->rate_units));
+	if (o->rdma_cm)
+		return options_usage_error("--rate_limit_type=%s cannot be combined with -R/--rdma_cm yet (the rate is set on QPs this side connects)", t);
+	if (o->burst_size_given)
+		return options_usage_error("--burst_size applies to --rate_limit_type=SW (the device paces %s on its own)", t);
+	return 0;
+}
+
+/*
+ * Pacing (--rate_limit): its options need it; SW paces the posting loop
+ * of one thread (not -j's, not -b's send loop yet) in bursts of whole -l
+ * lists, -t messages unless --burst_size says.
+ */
+static int pace_check(const struct rb_bench *b, struct rb_options *o)
+{
+	unsigned burst;
+
+	if (o->latency_gap_us && o->latency_gap_us / 1e6 > o->timeout_s / 2)
+		return options_usage_error("--latency_gap %u us is over half of --timeout %g s (the peer would take the gap for a stall): raise --timeout",
+				   o->latency_gap_us, o->timeout_s);
+	if (!(o->rate_limit > 0))
+		return pace_orphan(o) ? options_usage_error("%s applies to paced runs: give --rate_limit=RATE too",
+						    pace_orphan(o)) : 0;
+	if (o->threads > 1)
+		return options_usage_error("--rate_limit cannot be combined with -j/--threads %u yet (one pace per run, not per thread)",
+				   o->threads);
+	if (o->rate_type != RT_SW)
+		return pace_device_check(o);
+	if (o->bidir && b->verb == VERB_SEND)
+		return options_usage_error("--rate_limit cannot be combined with -b/--bidirectional on %s yet (its loop sends and receives in one pass)",
+				   b->name);
+	burst = o->burst_size_given ? o->burst_size : o->tx_depth;
+	o->burst_size = (burst + o->post_list - 1) / o->post_list * o->post_list;
+	if (o->burst_size_given && o->burst_size != burst)
+		log_warn("--burst_size %u: %u, whole -l/--post-list %u lists", burst, o->burst_size, o->post_list);
+	return 0;
+}
+
 int options_finish(const struct rb_bench *b, struct rb_options *o)
 {
-	if (options_check(b, o))
+	if (options_check(b, o) || pace_check(b, o))
 		return -EINVAL;
 	return check_cq_mod(o);
 }

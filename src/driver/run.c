@@ -68,7 +68,8 @@ int run_session(struct rb_session *s, struct report *r)
 
 static int run_client(const struct rb_bench *b, const struct rb_options *o)
 {
-	struct rb_session s = { .bench = b, .opt = o, .is_client = true, .stop = &rb_stop };
+	/* --reversed: this side connects, the server takes the client's part */
+	struct rb_session s = { .bench = b, .opt = o, .is_client = !o->reversed, .stop = &rb_stop };
 	struct oob_chan chan;
 	struct report r;
 	int deadline_ms = (int)(o->timeout_s * 1000), fd, rc, err;

@@ -52,7 +52,7 @@ int run_server(const struct rb_bench *b, const struct rb_options *o)
 	log_info("waiting for a client on port %u%s", o->port, o->persistent ? " (--persistent)" : "");
 	rc = RB_EXIT_RUNTIME;	/* a signal before any client ends in failure */
 	do {
-		struct rb_session s = { .bench = b, .opt = o, .stop = &rb_stop };
+		struct rb_session s = { .bench = b, .opt = o, .is_client = o->reversed, .stop = &rb_stop };
 		int fd = oob_accept(&l, -1, s.conn.peer, sizeof(s.conn.peer));
 
 		if (fd < 0) {

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "driver/loadrun.h"
 #include "driver/threads.h"
@@ -17,6 +18,7 @@
 #include "lib/log.h"
 #include "session/cm.h"
 #include "session/hello.h"
+#include "verbs/mcast.h"
 
 /* -W: the local port's counters, now. */
 int counters_now(const struct rb_session *s, uint64_t *val)
@@ -131,6 +133,23 @@ static int setup_threads(struct rb_session *s)
 	return err;
 }
 
+/*
+ * -L on RoCE: the kernel resolves a RoCE address vector through the IP
+ * route to the peer and puts the route's hop limit in it
+ * (ib_resolve_unicast_gid_dmac, for QPs and address handles alike),
+ * whatever the verbs asked; so -L is InfiniBand's (the GRH), as perftest
+ * takes -L on raw Ethernet only.
+ */
+static int check_hop_limit(const struct rb_options *o, const struct rb_device *d)
+{
+	if (!o->hop_limit_given || d->ib_link)
+		return 0;
+	log_err("-L/--hop_limit %d: on RoCE (%s port %d is Ethernet) the kernel takes the hop limit (the IP TTL) from the route to the peer, whatever the QP asks",
+		o->hop_limit, d->name, d->port);
+	log_info("set it on the route (ip route ... hoplimit N, or sysctl net.ipv4.ip_default_ttl) and drop -L");
+	return -EINVAL;
+}
+
 int setup_device(struct rb_session *s)
 {
 	const struct rb_options *o = s->opt;
@@ -142,6 +161,9 @@ int setup_device(struct rb_session *s)
 		return err;
 	log_verbose("device %s port %d GID index %d (%s)", s->conn.dev.name, s->conn.dev.port,
 		    s->conn.dev.gid.index, s->conn.dev.gid_why);
+	err = o->rdma_cm ? check_hop_limit(o, &s->conn.dev) : 0;
+	if (err)
+		return err;
 	err = counters_now(s, scratch);
 	if (err)
 		return err;
@@ -183,16 +205,29 @@ static int connect_threads(struct rb_session *s)
 	return err;
 }
 
+/* -g: the side whose QPs join the group: send_bw's server, both sides
+ * of send_lat (verbs/mcast.h). */
+static bool mcast_receives(const struct rb_session *s)
+{
+	return s->bench->metric == METRIC_LAT || !s->is_client;
+}
+
 int connect_qps(struct rb_session *s)
 {
 	int err;
 
 	if (s->team)
 		return connect_threads(s);
+	err = s->opt->mcg ? mcast_open(&s->conn.q, &s->conn.dev, s->opt, mcast_receives(s),
+				       s->is_client && s->bench->metric == METRIC_LAT) : 0;
+	if (err)
+		return err;
 	qps_describe(&s->conn.q, &s->conn.dev);
 	err = exchange_qps(s);
 	if (!err && !s->opt->rdma_cm)
 		err = qps_connect(&s->conn.q, &s->conn.dev, s->opt, s->bench);
+	if (!err)
+		err = qps_rate_limit(&s->conn.q, &s->conn.dev, s->opt);
 	if (!err)
 		err = qps_read_attrs(&s->conn.q, s->opt);
 	if (!err && s->link && s->link->test_break_qp)
@@ -214,8 +249,26 @@ static void threads_teardown(struct rb_session *s)
 	s->team = NULL;
 }
 
+/*
+ * --wait_destroy: perftest's wait before its teardown (destroy_ctx), so
+ * that the QPs, CQs and MRs can be looked at (rdma resource show) after
+ * the results; SIGINT/SIGTERM end it.  The session a program runs, not
+ * those it embeds (a load, rb_mpi's links).
+ */
+static void teardown_wait(const struct rb_session *s)
+{
+	double left = s->opt->wait_destroy_s;
+
+	if (left <= 0 || s->link || (!s->conn.q.qp && !s->team) || *s->stop)
+		return;
+	log_info("--wait_destroy: waiting %g s before destroying the resources", left);
+	for (; left > 0 && !*s->stop; left -= 0.1)
+		usleep((useconds_t)((left < 0.1 ? left : 0.1) * 1e6));
+}
+
 void session_teardown(struct rb_session *s)
 {
+	teardown_wait(s);
 	if (s->team)
 		threads_teardown(s);
 	loadrun_close(s);
@@ -242,6 +295,10 @@ int check_local(const struct rb_session *s, struct rb_device *d)
 		return err;
 	err = device_open(o->ib_dev, o->ib_port, o->gid_index, d);
 	if (!err)
+		err = check_hop_limit(o, d);
+	if (!err)
 		err = counters_read("", d->name, d->port, &o->counters, scratch);
+	if (!err)
+		err = device_check_pacing(d, o);
 	return err;
 }

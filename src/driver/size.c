@@ -21,6 +21,7 @@
 #include "engine/loops.h"
 #include "engine/postsched.h"
 #include "lib/log.h"
+#include "verbs/mcast.h"
 
 static int measure_init(struct rb_measure *m, const struct rb_session *s)
 {
@@ -49,6 +50,8 @@ static rb_loop_fn pick_loop(const struct rb_session *s)
 
 	if (s->opt->bidir)
 		return s->is_client ? b->client_bidir : b->server_bidir;
+	if (s->conn.q.mc && s->conn.q.mc->receiving && b->server == loop_bw_recv && !s->is_client)
+		return loop_bw_recv_mc;     /* -g: each receiving QP counted */
 	return s->is_client ? b->client : b->server;
 }
 
@@ -270,18 +273,23 @@ static int size_row(struct rb_session *s, struct report *r, struct rb_measure *m
 
 	if (!err && m->measured)
 		report_compute(r, s, m, row);
+	report_pace_check(s, m);
 	report_validate(r, s, row);
+	report_mcast(r, s, m, row);
 	if (s->load)
 		report_load(r, s, loadrun_figures(s->load), row, NULL);
 	if (!err)
 		err = exchange_rows(s, r, row, peer, m->measured);
 	if (!err)
 		report_validate_merge(r, s, row, peer);
+	if (!err)
+		report_mcast_merge(r, s, row, peer);
 	if (!err && s->load)
 		report_load(r, s, loadrun_figures(s->load), row, peer);
 	if (!err && m->measured)
 		report_bidir(s, row, peer);
 	report_cpu(r, m, row);
+	report_pace(r, s, m, row);
 	return err;
 }
 
@@ -319,7 +327,7 @@ static int run_size(struct rb_session *s, struct report *r, bool *partial)
 	err = s->team && !trows ? -ENOMEM : workers_prepare(s, &ws);
 	if (!err)
 		err = size_loops(s, r, &ws, ctr_delta);
-	if (!err && s->opt->validate)
+	if (!err && (s->opt->validate || s->opt->bounce))
 		validate_after(s);
 	if (!err) {
 		m = workers_sum(ws.w, ws.n, &sum);

@@ -3,6 +3,7 @@
  * allow (postsched.h decides what and what to signal), reap completions in
  * batches; -b with sends also receives.
  */
+#include "engine/bwpace.h"
 #include "engine/bwpost.h"
 
 #include <math.h>
@@ -228,6 +229,7 @@ struct bw_run {
 	struct window win;
 	struct watch w;
 	struct ivl iv;
+	struct bw_pace pace;            /* --rate_limit=SW (bwpace.h) */
 };
 
 /* The posting loop, with mode and check constants (bw_run_loop makes a
@@ -249,9 +251,39 @@ bw_loop(struct bw_run *r, enum bw_mode mode, bool check)
 	return err;
 }
 
+/*
+ * --rate_limit=SW: bw_loop with the pace (bwpace.h); mode and check as
+ * they come (a paced pass waits for its deadline: a test per pass is
+ * nothing to it).  The clock is read every pass: burst k is granted once
+ * due, -D's window and --interval ticked.
+ */
+static int bw_loop_paced(struct bw_run *r, enum bw_mode mode, bool check)
+{
+	struct rb_session *s = r->s;
+	struct bw_pace *pc = &r->pace;
+	int err = 0;
+
+	bw_pace_init(pc, s, r->b.c);
+	while (!err && !bw_all_done(&r->b)) {
+		if (pc->granting && clock_now_ns() >= pace_due(&pc->due, pc->k))
+			bw_pace_grant(pc, r->b.c, s->conn.q.n);
+		err = bw_post_all(s, &r->p, &r->b, mode);
+		if (!err)
+			err = bw_reap(s, &r->b, &r->w, false, check);
+		bw_tick(s, &r->b, &r->win, &r->iv, 0);
+		if (s->run.duration_ns && (r->win.phase >= 2 || session_halted(s)))
+			pc->granting = false;
+		if (!err && pc->granting && r->b.total == pc->granted)
+			bw_pace_wait(pc, &r->w);
+	}
+	return err;
+}
+
 /* check (--validate's reads and atomics) comes with a V mode alone. */
 static int bw_run_loop(struct bw_run *r, bool check)
 {
+	if (r->s->opt->rate_limit > 0 && r->s->opt->rate_type == RT_SW)
+		return bw_loop_paced(r, bw_mode_of(r->s, &r->p), check);
 	switch (bw_mode_of(r->s, &r->p)) {
 	case BW_RING: return bw_loop(r, BW_RING, false);
 	case BW_LISTS: return bw_loop(r, BW_LISTS, false);

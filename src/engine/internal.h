@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "lib/clock.h"
 #include "engine/loops.h"
@@ -322,6 +323,28 @@ int ivl_init(struct ivl *iv, const struct rb_session *s);
 void ivl_free(struct ivl *iv);
 void ivl_step(struct ivl *iv, struct rb_session *s, const struct window *win, uint64_t now,
 	      uint64_t msgs, uint64_t rx);
+/* Pacing's waits (--rate_limit=SW, --latency_gap): sleep no closer to a
+ * deadline than PACE_SPIN_NS (a sleep in a guest overshoots by tens of
+ * microseconds) and no longer than PACE_NAP_MAX_NS (the caller looks at
+ * the peer, SIGINT and -D between naps); the last stretch is the caller's
+ * to spin. */
+#define PACE_SPIN_NS 100000ull
+#define PACE_NAP_MAX_NS 10000000ull
+
+static inline void pace_nap(uint64_t due, uint64_t now)
+{
+	uint64_t ns;
+	struct timespec ts;
+
+	if (due <= now + PACE_SPIN_NS)
+		return;
+	ns = due - now - PACE_SPIN_NS;
+	if (ns > PACE_NAP_MAX_NS)
+		ns = PACE_NAP_MAX_NS;
+	ts = (struct timespec){ .tv_sec = (time_t)(ns / 1000000000u), .tv_nsec = (long)(ns % 1000000000u) };
+	nanosleep(&ts, NULL);
+}
+
 /* The last interval, up to the window's end (or end_ns where no window closed). */
 void ivl_finish(struct ivl *iv, struct rb_session *s, const struct window *win);
 

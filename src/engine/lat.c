@@ -10,7 +10,9 @@
  * wait for the answer; a read's or an atomic's its completion.  What the
  * loop does for itself (recording the sample, --interval, the once-a-second
  * heartbeat, --validate's check, the next iteration's bookkeeping) falls
- * between samples: no sample includes it.
+ * between samples: no sample includes it; nor does --latency_gap's wait,
+ * which the measuring side spends before each post (perftest's gap, spun
+ * on both sides before their posts, lies inside its samples).
  */
 #include "engine/internal.h"
 
@@ -68,19 +70,22 @@ static int lat_post_one(struct rb_session *s, struct post_set *p, bool last)
 
 struct lat_run {
 	uint64_t k, t0;                 /* t0: iteration k's post */
+	uint64_t gap_ns;                /* --latency_gap */
 	uint64_t first_ns, last_ns;     /* -n: the first counted post, the last counted end */
 	uint64_t counted;               /* samples counted */
 	size_t kept_from;               /* m->samples.n at the loop's start */
 	bool beats;                     /* this side sends the heartbeat (heartbeat()) */
+	bool between;                   /* beats or gap_ns: lat_between's work to do */
 	struct window win;
 	struct ivl iv;                  /* --interval: this interval's histogram */
 };
 
 static void lat_run_init(struct lat_run *l, struct rb_session *s, const struct rb_measure *m)
 {
-	*l = (struct lat_run){ .kept_from = m->samples.n,
+	*l = (struct lat_run){ .kept_from = m->samples.n, .gap_ns = s->opt->latency_gap_us * 1000ull,
 			       .beats = s->is_client && s->bench->server == loop_passive &&
 					!s->opt->bidir };
+	l->between = l->beats || l->gap_ns;
 	window_init(&l->win, s);
 }
 
@@ -116,12 +121,29 @@ static inline void lat_keep(struct rb_measure *m, uint64_t ns)
 }
 
 /*
- * The iteration that began at l->t0 ended at end: its sample, when it is
- * counted; then what the loop does between samples (the heartbeat of a
- * side whose peer only serves its memory, once a second: the test here,
- * the call only when one is due).
+ * Between two samples, where there is work (one test per iteration, the
+ * same as the heartbeat's alone): the heartbeat of a side whose peer only
+ * serves its memory, once a second; --latency_gap's wait from end, slept
+ * then spun (pace_nap), cut short by SIGINT.  The watch needs no word: the
+ * last wait's progress stands until its next look, after the gap.
  */
-static inline void lat_record(struct rb_session *s, struct lat_run *l, struct rb_measure *m,
+static __attribute__((noinline)) void lat_between(struct rb_session *s, const struct lat_run *l, uint64_t end)
+{
+	uint64_t due = end + l->gap_ns, now;
+
+	if (l->beats && (!s->run.heartbeat_ns || end - s->run.heartbeat_ns >= NSEC_PER_SEC))
+		heartbeat(s, end);
+	while (l->gap_ns && (now = clock_now_ns()) < due && !*s->stop)
+		pace_nap(due, now);
+}
+
+/*
+ * The iteration that began at l->t0 ended at end: its sample, when it is
+ * counted; then what the loop does between samples (lat_between: the
+ * test here, the call only where there is work).
+ */
+static inline __attribute__((always_inline)) void
+lat_record(struct rb_session *s, struct lat_run *l, struct rb_measure *m,
 			      uint64_t end)
 {
 	bool in_window = s->run.duration_ns ? l->win.phase == 1 : l->k >= s->run.warmup_iters;
@@ -137,8 +159,8 @@ static inline void lat_record(struct rb_session *s, struct lat_run *l, struct rb
 			ivl_tick(&l->iv, s, &l->win, end, l->counted, 0);
 		}
 	}
-	if (l->beats && (!s->run.heartbeat_ns || end - s->run.heartbeat_ns >= NSEC_PER_SEC))
-		heartbeat(s, end);
+	if (l->between)
+		lat_between(s, l, end);
 }
 
 /* The window: -D's, or (-n) from the first counted iteration's post to the

@@ -20,6 +20,9 @@ int loop_prepare(struct rb_session *s);
 int loop_bw_post(struct rb_session *s, struct rb_measure *m);
 /* Bandwidth, send receiver: count receives until the sender is done. */
 int loop_bw_recv(struct rb_session *s, struct rb_measure *m);
+/* Bandwidth, send receiver with -g: each receiving QP's messages counted
+ * (engine/mcast.c). */
+int loop_bw_recv_mc(struct rb_session *s, struct rb_measure *m);
 /* Bandwidth, -b with sends: post sends and count receives at once. */
 int loop_bw_send_bidir(struct rb_session *s, struct rb_measure *m);
 /* A side with nothing to do (the target of writes/reads): wait for DONE. */

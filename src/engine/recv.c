@@ -85,7 +85,7 @@ int loop_prepare(struct rb_session *s)
 	if (s->bench->verb == VERB_ATOMIC)     /* the target slots start at 0 */
 		for (int i = 0; i < s->conn.q.n; i++)
 			memset(qps_cpu_recv_area(&s->conn.q, i), 0, RB_CYCLE_BYTES);
-	if (s->opt->validate) {
+	if (s->opt->validate || s->opt->bounce) {
 		int err = validate_prepare(s);
 
 		if (err)

@@ -27,6 +27,18 @@
  *              fixed payload (the latency loops write no payload per
  *              message); write_lat: its one slot after the run.
  * The sequence numbers are each QP's WR count from 0 (warm-up included).
+ * Memory the CPU may not touch (GPU memory, mem.h) is checked on a host
+ * copy (its stage): what is written here is pushed to the buffer before
+ * the device reads it, what the device wrote is pulled before it is
+ * checked (vpush, vpull: nothing for host memory).
+ *
+ * --bounce (with or without --validate) takes the same buffers, the same
+ * hooks and the loops' same copies that call them: the registered buffer
+ * is then a host buffer of its own (qp.h's bounce) and the data's buffer
+ * (buf, GPU memory or host) is copied into it before each send or write
+ * (validate_stamp) and out of it after each receive or read completed
+ * (validate_recv, validate_reads).  A write's target learns of no message:
+ * its areas are copied once, after the run (validate_after).
  */
 #include "engine/internal.h"
 
@@ -54,6 +66,47 @@ static void validate_note(struct rb_session *s, int i, uint64_t msg, int64_t off
 		v->first_off = off;
 		v->first_qp = i;
 	}
+}
+
+/* A copy that failed (said by the kind) counts as a wrong payload. */
+static void vcopied(struct rb_session *s, int err)
+{
+	if (err)
+		validate_note(s, 0, 0, 0);
+}
+
+static void vpush(struct rb_session *s, const uint8_t *p, size_t len)
+{
+	const struct mem_buf *b = &s->conn.q.buf;
+
+	if (mem_staged(b))
+		vcopied(s, mem_push(b, (size_t)(p - (const uint8_t *)b->view), len));
+}
+
+static void vpull(struct rb_session *s, const uint8_t *p, size_t len)
+{
+	const struct mem_buf *b = &s->conn.q.buf;
+
+	if (mem_staged(b))
+		vcopied(s, mem_pull(b, (size_t)(p - (const uint8_t *)b->view), len));
+}
+
+/* --bounce: len bytes at off of the data's buffer into the registered
+ * host buffer (out), or back (in).  Nothing without --bounce. */
+static void bounce_out(struct rb_session *s, size_t off, size_t len)
+{
+	struct rb_qps *q = &s->conn.q;
+
+	if (q->bounce.ops)
+		vcopied(s, mem_to_host((char *)q->bounce.cpu + off, &q->buf, off, len));
+}
+
+static void bounce_in(struct rb_session *s, size_t off, size_t len)
+{
+	struct rb_qps *q = &s->conn.q;
+
+	if (q->bounce.ops)
+		vcopied(s, mem_from_host(&q->buf, off, (const char *)q->bounce.cpu + off, len));
 }
 
 /* Slot 0 of QP 0, for the tests: a byte the peer must find changed
@@ -106,17 +159,31 @@ static void validate_areas(struct rb_session *s)
 		if (v == VERB_READ && s->is_client && !s->conn.q.tx_ring)
 			memset(send, 0, span);
 	}
+	vpush(s, s->conn.q.buf.view, s->conn.q.buf.len);
 }
+
+static int validate_refs(struct rb_session *s);
 
 int validate_prepare(struct rb_session *s)
 {
-	uint64_t slots = loop_addr_slots(s), stride = loop_addr_stride(s);
-
 	if (!s->val && !(s->val = calloc(1, sizeof(*s->val))))
 		return -ENOMEM;
 	free(s->val->ref);
 	free(s->val->next);
 	s->val->res = (struct rb_vresult){ .first_off = PATTERN_NONE };
+	s->val->ref = NULL;
+	s->val->next = NULL;
+	if (s->opt->validate && validate_refs(s))
+		return -ENOMEM;
+	bounce_out(s, 0, s->conn.q.buf.len);
+	return 0;
+}
+
+/* The expected payloads of this size, and the areas set as they start. */
+static int validate_refs(struct rb_session *s)
+{
+	uint64_t slots = loop_addr_slots(s), stride = loop_addr_stride(s);
+
 	s->val->ref = malloc((size_t)s->conn.q.n * slots * stride);
 	s->val->next = calloc((size_t)s->conn.q.n, sizeof(*s->val->next));
 	if (!s->val->ref || !s->val->next)
@@ -167,15 +234,20 @@ static void stamp_fault(const struct rb_session *s, int i, uint64_t k, struct ib
  */
 void validate_stamp(struct rb_session *s, int i, struct ibv_send_wr *wr, uint64_t k)
 {
-	uint8_t *buf = qps_cpu_tx_buf(&s->conn.q, i, k);
+	if (s->opt->validate) {
+		uint8_t *buf = qps_cpu_tx_buf(&s->conn.q, i, k);
 
-	if (s->bench->verb == VERB_READ)
-		memset(buf, 0, s->run.size);
-	else if (s->bench->verb == VERB_ATOMIC)
-		memset(buf, 0xff, sizeof(uint64_t));   /* never a result: 2^64 - 1 operations */
-	else
-		pattern_fill(buf, s->run.size, (uint32_t)i, VTAG(k));
-	stamp_fault(s, i, k, wr, buf);
+		if (s->bench->verb == VERB_READ)
+			memset(buf, 0, s->run.size);
+		else if (s->bench->verb == VERB_ATOMIC)
+			memset(buf, 0xff, sizeof(uint64_t));   /* never a result: 2^64 - 1 operations */
+		else
+			pattern_fill(buf, s->run.size, (uint32_t)i, VTAG(k));
+		stamp_fault(s, i, k, wr, buf);
+		vpush(s, buf, s->bench->verb == VERB_ATOMIC ? sizeof(uint64_t) : s->run.size);
+	}
+	if (s->opt->validate || s->bench->verb != VERB_READ)   /* a read's data comes back */
+		bounce_out(s, qps_tx_off(&s->conn.q, i, k), s->run.size);
 	wr->sg_list->addr = (uintptr_t)qps_tx_buf(&s->conn.q, i, k);
 }
 
@@ -203,8 +275,13 @@ static uint64_t recv_want(struct rb_session *s, int i, uint64_t c, const uint8_t
 /* Receive c (from 0) of QP i, in its ring buffer. */
 void validate_recv(struct rb_session *s, int i, uint64_t c)
 {
-	const uint8_t *buf = qps_cpu_ring_buf(&s->conn.q, i, c);
+	const uint8_t *buf;
 
+	bounce_in(s, qps_ring_off(&s->conn.q, i, c), s->run.size + (s->conn.q.tr == TR_UD ? RB_UD_GRH : 0));
+	if (!s->opt->validate)
+		return;
+	buf = qps_cpu_ring_buf(&s->conn.q, i, c);
+	vpull(s, buf, s->run.size + (s->conn.q.tr == TR_UD ? RB_UD_GRH : 0));
 	if (s->conn.q.tr == TR_UD)
 		buf += RB_UD_GRH;
 	validate_note(s, i, c, pattern_check(buf, s->run.size, (uint32_t)i, recv_want(s, i, c, buf)));
@@ -214,8 +291,12 @@ void validate_recv(struct rb_session *s, int i, uint64_t c)
  * a receive that brought nothing (its one payload is fixed) shows. */
 void validate_poison_recv(struct rb_session *s, int i)
 {
-	if (s->bench->metric == METRIC_LAT)
-		memset(qps_cpu_ring_buf(&s->conn.q, i, s->conn.q.ring_posted[i]), 0, s->run.size + RB_UD_GRH);
+	uint8_t *buf = qps_cpu_ring_buf(&s->conn.q, i, s->conn.q.ring_posted[i]);
+
+	if (s->bench->metric == METRIC_LAT) {
+		memset(buf, 0, s->run.size + RB_UD_GRH);
+		vpush(s, buf, s->run.size + RB_UD_GRH);
+	}
 }
 
 /* Reads k .. k + n - 1 of QP i have completed: each one's buffer holds
@@ -225,14 +306,22 @@ void validate_poison_recv(struct rb_session *s, int i)
 void validate_reads(struct rb_session *s, int i, uint64_t k, uint64_t n)
 {
 	uint64_t slots = loop_addr_slots(s), stride = loop_addr_stride(s);
-	uint8_t *area = qps_cpu_send_area(&s->conn.q, i);
+	const struct rb_qps *q = &s->conn.q;
 
 	for (uint64_t e = k + n; k < e; k++) {
-		uint8_t *buf = s->conn.q.tx_ring ? qps_cpu_tx_buf(&s->conn.q, i, k) : area + k % slots * stride;
+		size_t off = q->tx_ring ? qps_tx_off(q, i, k) : qps_send_off(q, i) + k % slots * stride;
+		uint8_t *buf;
 
+		bounce_in(s, off, s->run.size);
+		if (!s->opt->validate)
+			continue;
+		buf = (uint8_t *)q->buf.view + off;
+		vpull(s, buf, s->run.size);
 		validate_note(s, i, k, pattern_diff(buf, vref_slot(s, i, k % slots), s->run.size));
-		if (!s->conn.q.tx_ring)
+		if (!q->tx_ring) {
 			memset(buf, 0, s->run.size);
+			vpush(s, buf, s->run.size);
+		}
 	}
 }
 
@@ -242,6 +331,7 @@ static void validate_atomics(struct rb_session *s, int i, uint64_t k, uint64_t n
 	for (uint64_t e = k + n; k < e; k++) {
 		uint64_t got;
 
+		vpull(s, qps_cpu_tx_buf(&s->conn.q, i, k), sizeof(got));
 		memcpy(&got, qps_cpu_tx_buf(&s->conn.q, i, k), sizeof(got));
 		validate_note(s, i, k, atomic_result(s, i, k, got, !s->val->res.errors) ? 0 : PATTERN_NONE);
 	}
@@ -294,7 +384,10 @@ static void validate_target(struct rb_session *s)
 
 	for (int i = 0; i < s->conn.q.n && len; i++) {
 		const uint8_t *area = qps_cpu_recv_area(&s->conn.q, i);
-		uint64_t n = s->run.iters ? s->run.iters + s->run.warmup_iters : target_count(s, i, area);
+		uint64_t n;
+
+		vpull(s, area, slots * stride);
+		n = s->run.iters ? s->run.iters + s->run.warmup_iters : target_count(s, i, area);
 
 		for (uint64_t j = 0; j < slots && j < n; j++) {
 			const uint8_t *buf = area + j * stride;
@@ -309,7 +402,13 @@ static void validate_target(struct rb_session *s)
 
 void validate_after(struct rb_session *s)
 {
-	if (s->bench->verb == VERB_WRITE && side_is_target(s))
+	uint64_t span = loop_addr_slots(s) * loop_addr_stride(s);
+
+	if (s->bench->verb != VERB_WRITE || !side_is_target(s))
+		return;
+	for (int i = 0; i < s->conn.q.n; i++)
+		bounce_in(s, qps_recv_off(&s->conn.q, i), span);
+	if (s->opt->validate)
 		validate_target(s);
 }
 

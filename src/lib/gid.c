@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const uint8_t v4_mapped_prefix[12] = {
@@ -144,4 +145,85 @@ int gid_choose(const struct gid_entry *e, int n, bool ib_link, char *why, size_t
 	gid_describe(&e[best], best_rank == 4 ? "no routable GID, using " : "",
 		     why, len);
 	return e[best].index;
+}
+
+bool gid_is_multicast(const uint8_t raw[16])
+{
+	if (raw[0] == 0xff)
+		return true;
+	return gid_is_ipv4_mapped(raw) && (raw[12] & 0xf0) == 0xe0;
+}
+
+/* perftest's form: exactly 16 byte values, 15 colons (set_multicast_gid). */
+static int mgid_parse_bytes(const char *text, uint8_t raw[16])
+{
+	const char *p = text;
+
+	for (int i = 0; i < 16; i++) {
+		char *end;
+		unsigned long v;
+
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		errno = 0;
+		v = strtoul(p, &end, 0);
+		if (errno || end == p || v > 255 || *end != (i == 15 ? '\0' : ':'))
+			return -EINVAL;
+		raw[i] = (uint8_t)v;
+		p = end + 1;
+	}
+	return 0;
+}
+
+static int colons(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == ':';
+	return n;
+}
+
+int gid_parse_mgid(const char *text, uint8_t raw[16])
+{
+	struct in_addr a4;
+	int err = 0;
+
+	if (colons(text) == 15)
+		err = mgid_parse_bytes(text, raw);
+	else if (inet_pton(AF_INET, text, &a4) == 1) {
+		memcpy(raw, v4_mapped_prefix, sizeof(v4_mapped_prefix));
+		memcpy(raw + 12, &a4, 4);
+	} else if (inet_pton(AF_INET6, text, raw) != 1)
+		err = -EINVAL;
+	if (err)
+		return err;
+	return gid_is_multicast(raw) ? 0 : -EDOM;
+}
+
+void gid_default_mgid(bool ipv4, uint8_t raw[16])
+{
+	static const uint8_t v6[16] = { 0xff, 0x05, 0, 0, 0, 2, 0xc9, 0x85 };
+	static const uint8_t v4[4] = { 239, 2, 201, 133 };
+
+	if (!ipv4) {
+		memcpy(raw, v6, 16);
+		return;
+	}
+	memcpy(raw, v4_mapped_prefix, sizeof(v4_mapped_prefix));
+	memcpy(raw + 12, v4, 4);
+}
+
+void gid_mgid_next(uint8_t raw[16])
+{
+	raw[15]++;
+}
+
+uint64_t gid_half(const uint8_t raw[16], int half)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < 8; i++)
+		v = v << 8 | raw[half * 8 + i];
+	return v;
 }

@@ -39,4 +39,24 @@ void gid_ip(const uint8_t raw[16], char *buf, size_t len);
  */
 int gid_choose(const struct gid_entry *e, int n, bool ib_link, char *why, size_t len);
 
+/*
+ * Multicast groups (-g/--mcg, -M/--MGID).  An MGID is a multicast GID:
+ * ff00::/8, or on RoCE v2 with IPv4 an IPv4-mapped ::ffff:224.0.0.0/4
+ * (rxe sends to the IPv4 address in its last 4 bytes).
+ */
+bool gid_is_multicast(const uint8_t raw[16]);
+/* -M's text: perftest's 16 byte values "255:1:0:0:0:2:201:133:0:0:0:0:0:0:0:0"
+ * (each decimal or 0x hex), an IPv6 address, or an IPv4 address (taken
+ * IPv4-mapped).  0, or -EINVAL (not a GID) or -EDOM (not multicast). */
+int gid_parse_mgid(const char *text, uint8_t raw[16]);
+/* The default group for a source GID of this family: IPv4-mapped
+ * ::ffff:239.2.201.133, else ff05:0:2:c985:: (perftest's ff01:0:2:c985::,
+ * site scope: an interface-local group never leaves the host). */
+void gid_default_mgid(bool ipv4, uint8_t raw[16]);
+/* The second group of a ping-pong (the client's): the last byte plus 1,
+ * as perftest's client takes. */
+void gid_mgid_next(uint8_t raw[16]);
+/* Half of a GID as one number (HELLO): 0 the first 8 bytes, 1 the last. */
+uint64_t gid_half(const uint8_t raw[16], int half);
+
 #endif

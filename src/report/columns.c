@@ -115,6 +115,20 @@ static const struct col_def val_cols[] = {
 };
 
 
+/* -g, bandwidth: the sender's messages posted (all its QPs, the whole
+ * loop), what each receiving QP should get (the same: each gets every
+ * one), what they got (all of them, the least and most one QP got), and
+ * the messages missing over all receiving QPs (QPs x expected - received;
+ * each QP's on the receiving side's stderr). */
+static const struct col_def mc_cols[] = {
+	{ "mc_sent", "#mc sent", OUT_U64, 0, SHOW_MACHINE },
+	{ "mc_expected_per_qp", "#mc expected/QP", OUT_U64, 0, SHOW_MACHINE },
+	{ "mc_received", "#mc received", OUT_U64, 0, SHOW_MACHINE },
+	{ "mc_recv_min", "#mc QP min", OUT_U64, 0, SHOW_MACHINE },
+	{ "mc_recv_max", "#mc QP max", OUT_U64, 0, SHOW_MACHINE },
+	{ "mc_lost", "#mc lost", OUT_U64, 0, SHOW_ALL },
+};
+
 /* --load: the load's name, size, QPs and its figures in the latency window,
  * then over its whole run, from its first interval to its last (NaN in an
  * idle repetition); --load-compare: the phase, then a ratio
@@ -221,6 +235,26 @@ static void col_add_load(struct report *r, const struct rb_options *o, enum show
 		show[r->nall] = SHOW_ALL;
 		col_add_ratio(r, i < 0 ? LAT_P50 : LAT_FIXED + i);
 	}
+}
+
+/* --rate_limit=SW: this side's achieved rate beside the asked one (the
+ * metadata's rate_limit), in its unit (pace.h's order); not traded. */
+static const struct col_def pace_cols[] = {
+	{ "rate_achieved", "paced[Gbps]", OUT_DOUBLE, 4, SHOW_ALL },
+	{ "rate_achieved", "paced[Mbps]", OUT_DOUBLE, 2, SHOW_ALL },
+	{ "rate_achieved", "paced[MiBps]", OUT_DOUBLE, 2, SHOW_ALL },
+	{ "rate_achieved", "paced[pps]", OUT_DOUBLE, 0, SHOW_ALL },
+};
+
+static void col_add_pace(struct report *r, const struct rb_options *o, enum rb_metric metric,
+			 enum show *show)
+{
+	r->pace_col = -1;
+	if (!(o->rate_limit > 0) || o->rate_type != RT_SW || metric != METRIC_BW)
+		return;
+	r->pace_col = r->nall;
+	show[r->nall] = SHOW_ALL;
+	col_add(r, &pace_cols[o->rate_units]);
 }
 
 static void col_add_cpu(struct report *r, const struct rb_options *o, enum show *show)
@@ -348,17 +382,24 @@ void report_columns(struct report *r, const struct rb_options *o, enum rb_metric
 		show[r->nall] = val_cols[i].show;
 		col_add(r, &val_cols[i]);
 	}
+	r->mc_first = o->mcg && !lat ? r->nall : -1;
+	for (int i = 0; r->mc_first >= 0 && i < MC_NCOLS; i++) {
+		show[r->nall] = mc_cols[i].show;
+		col_add(r, &mc_cols[i]);
+	}
+	_Static_assert(MC_NCOLS <= BW_BIDIR_NCOLS - BW_NCOLS, "-g's columns fit where -b's would be (never both)");
 	col_add_load(r, o, show, (lat ? r->method_col : r->ctr_first) - LAT_FIXED);
 	r->shown_ctr_first = -1;
 	r->nbase = r->nall;
 	col_add_cpu(r, o, show);
+	col_add_pace(r, o, metric, show);
 	r->ivl_first = r->nall;
 	for (int i = 0; o->interval_s > 0 && i < (lat ? IVL_LAT_NCOLS : IVL_NCOLS); i++) {
 		show[r->nall] = ivl_cols[i].show;
 		col_add(r, &ivl_cols[i]);
 	}
-	_Static_assert(BW_BIDIR_NCOLS + 2 + RB_MAX_COUNTERS + VAL_NCOLS + CPU_NCOLS + IVL_NCOLS <= REPORT_MAX_COLS,
-		       "every -b column, -j's two, every counter, --validate's and the intervals' have a column");
+	_Static_assert(BW_BIDIR_NCOLS + 2 + RB_MAX_COUNTERS + VAL_NCOLS + CPU_NCOLS + 1 + IVL_NCOLS <= REPORT_MAX_COLS,
+		       "every -b column, -j's two, every counter, --validate's, the paced rate and the intervals' have a column");
 	_Static_assert(LAT_FIXED + STATS_MAX_PCT - 1 + 1 + RB_MAX_COUNTERS + VAL_NCOLS + LOADC_COMPARE_NCOLS +
 		       STATS_MAX_PCT + CPU_NCOLS + IVL_LAT_NCOLS <= REPORT_MAX_COLS,
 		       "every percentile, the method, every counter, --validate's, --load's, --cpu_util's and the intervals' have a column");

@@ -6,7 +6,7 @@
  * The order of all[]: the bandwidth table (-b: then its rx and sum
  * columns) or the latency table (then one column per -p percentile other
  * than 50, then lat_pct_method); -j's thread and CPU; the -W counters;
- * --validate's; --load's (--load-compare: the phase and a ratio per
+ * --validate's; -g's (bandwidth); --load's (--load-compare: the phase and a ratio per
  * percentile); then, after all[nbase], this side's, never traded:
  * --cpu_util's, then --interval's.  The indexes of each group are in struct report.
  */
@@ -32,6 +32,8 @@ enum { IVL_KIND, IVL_START, IVL_END, IVL_COUNT, IVL_PARTIAL, IVL_LAT_NCOLS, IVL_
 enum { CPU_UTIL, CPU_USER, CPU_SYS, CPU_NCOLS };
 
 enum { VAL_CHECKED, VAL_ERRORS, VAL_FIRST_MSG, VAL_FIRST_QP, VAL_FIRST_OFF, VAL_NCOLS };
+/* -g (bandwidth): the sender's count, what the receiving QPs got (mcast.c) */
+enum { MC_SENT, MC_EXPECTED, MC_RECEIVED, MC_RECV_MIN, MC_RECV_MAX, MC_LOST, MC_NCOLS };
 
 enum { LOADC_NAME, LOADC_SIZE, LOADC_QPS, LOADC_BW, LOADC_BYTES, LOADC_MSGS, LOADC_CPU,
        LOADC_RUN_S, LOADC_RUN_BYTES, LOADC_NCOLS, LOADC_PHASE = LOADC_NCOLS, LOADC_COMPARE_NCOLS };

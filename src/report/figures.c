@@ -10,6 +10,7 @@
 #include "cli/load.h"
 #include "engine/loops.h"
 #include "lib/log.h"
+#include "lib/pace.h"
 #include "report/columns.h"
 
 static void rx_columns(union out_val *row, uint64_t msgs, uint64_t bytes, double secs)
@@ -221,6 +222,8 @@ bool report_traded_always(const struct report *r, int i)
 {
 	if (r->load_first >= 0 && i >= r->load_first && i < r->load_first + LOADC_NCOLS)
 		return true;
+	if (r->mc_first >= 0 && i >= r->mc_first && i < r->mc_first + MC_NCOLS)
+		return true;
 	return r->val_first >= 0 && i >= r->val_first && i < r->val_first + VAL_NCOLS;
 }
 
@@ -260,4 +263,30 @@ void report_load(struct report *r, const struct rb_session *s, const struct load
 		return;
 	c[LOADC_PHASE].s = f->loaded ? "loaded" : "idle";
 	load_ratios(r, f->loaded, row);
+}
+
+void report_pace_check(const struct rb_session *s, const struct rb_measure *m)
+{
+	const struct rb_options *o = s->opt;
+	double secs = (double)(m->end_ns - m->start_ns) / 1e9, asked, got;
+
+	if (!(o->rate_limit > 0) || o->rate_type != RT_SW || !m->measured || !m->msgs ||
+	    s->bench->metric != METRIC_BW)
+		return;
+	asked = pace_pps(o->rate_limit, o->rate_units, s->run.size);
+	got = pace_rate_of(PACE_PPS, m->msgs, s->run.size, secs);
+	if (got < 0.9 * asked)
+		log_warn("size %llu: paced at %.4g %s, %.0f %% of --rate_limit=%g (the device or the peer kept it lower)",
+			 (unsigned long long)s->run.size,
+			 pace_rate_of(o->rate_units, m->msgs, s->run.size, secs), pace_unit_name(o->rate_units),
+			 100 * got / asked, o->rate_limit);
+}
+
+void report_pace(const struct report *r, const struct rb_session *s, const struct rb_measure *m,
+		 union out_val *row)
+{
+	if (r->pace_col < 0)
+		return;
+	row[r->pace_col].d = m->measured ? pace_rate_of(s->opt->rate_units, m->msgs, s->run.size,
+							(double)(m->end_ns - m->start_ns) / 1e9) : NAN;
 }

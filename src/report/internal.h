@@ -14,6 +14,9 @@ void figures_bw(const struct rb_session *s, const struct rb_measure *m, union ou
 void figures_lat(const struct report *r, const struct rb_session *s, struct rb_measure *m,
 		 union out_val *row);
 
+/* mcast.c: -g's keys (the groups, the receiving QPs, the IP join). */
+void report_meta_mcast(struct report *r, const struct rb_session *s);
+
 /* metadata.c: what ran (tool, test, role, host, peer, time, command), for
  * a document that never began. */
 void report_meta_unbegun(struct report *r, const struct rb_session *s);

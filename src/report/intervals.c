@@ -63,6 +63,7 @@ void report_interval(struct report *r, const struct rb_session *s, struct rb_mea
 		row[r->ctr_first + i].u = ctr_delta[i];
 	for (int i = 0; r->cpu_first >= 0 && i < CPU_NCOLS; i++)
 		row[r->cpu_first + i].d = NAN;	/* read at the window's edges only */
+	report_pace(r, s, im, row);
 	ivl_fill(r, row, "interval", t0, t1);
 	row[r->ivl_first + IVL_PARTIAL].d = im->partial;
 	ivl_observe(r, s, im, t0, t1);

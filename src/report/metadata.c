@@ -56,6 +56,17 @@ static void meta_qp(struct report *r, const struct rb_session *s)
 		out_meta_str(r->out, "source_address", "Source address", cm_local_addr(s, addr, sizeof(addr)));
 }
 
+/* --odp: the device's ODP capabilities, and what of the buffer was in
+ * memory once its ODP MR was registered (0: every page faulted in later). */
+static void meta_odp(struct report *r, const struct rb_qps *q)
+{
+	char caps[160];
+
+	odp_caps_text(&q->odp, caps, sizeof(caps));
+	out_meta_str(r->out, "odp_caps", "ODP caps", caps);
+	out_meta_u64(r->out, "odp_resident_bytes", "Resident at ODP registration[B]", q->odp_resident);
+}
+
 static void meta_placement(struct report *r, const struct rb_session *s)
 {
 	const struct placement *p = &s->conn.place;
@@ -70,6 +81,9 @@ static void meta_placement(struct report *r, const struct rb_session *s)
 		out_meta_str(r->out, "buffer_node", "Buffer node", "unknown");
 	out_meta_str(r->out, "memory_kind", "Memory", mem_kind_name(&s->conn.q.buf));
 	out_meta_u64(r->out, "memory_page_bytes", "Memory page[B]", s->conn.q.buf.page);
+	mem_meta(r->out, &s->conn.q.buf, &s->conn.q.bounce);
+	if (s->opt->odp)
+		meta_odp(r, &s->conn.q);
 	if (p->cpu >= 0)
 		out_meta_u64(r->out, "cpu", "CPU", (uint64_t)p->cpu);
 	else
@@ -146,6 +160,7 @@ static void meta_test(struct report *r, const struct rb_session *s)
 	options_meta(r->out, o, s->bench, OPTIONS_META_ATOMIC);
 	meta_addresses(r, s);
 	meta_checks(r, s);
+	report_meta_mcast(r, s);
 	out_meta_u64(r->out, "inline_bytes", "Max inline data[B]", s->conn.q.max_inline);
 	out_meta_str(r->out, "inline", "Inline", qps_inline_text(&s->conn.q, text, sizeof(text)));
 	out_meta_u64(r->out, "inline_granted", "Inline granted[B]", s->conn.q.inline_granted);

@@ -10,6 +10,7 @@
  *   metadata.c   the run's metadata and the header
  *   intervals.c  --interval: each interval's row, the whole run's summary
  *   figures.c    a row's figures from a measure; -b, -j, --validate, --load
+ *   mcast.c      -g: the losses of multicast UD, its metadata
  *   files.c      the results CSV's sidecar; the -H and --raw files of each
  *                size, and theirs
  *   ptjson.c     --out_json: perftest's document, rewritten each row
@@ -42,7 +43,9 @@ struct report {
 	int shown_ctr_first;        /* cols[shown_ctr_first..]: the counters */
 	int nbase;                  /* the columns traded with the peer: all[..nbase) */
 	int val_first;              /* --validate: all[val_first..+5), else -1 */
+	int mc_first;               /* -g, bandwidth: all[mc_first..+MC_NCOLS), else -1 */
 	int cpu_first;              /* --cpu_util: all[cpu_first..+3), else -1 */
+	int pace_col;               /* --rate_limit=SW: the achieved rate, else -1 */
 	int pt_blank, pt_tps;       /* --perftest-headers: the cells[] report_row fills
 				     * (-b's peak, -D latency's tps average), else -1 */
 	int ivl_first;              /* --interval: all[ivl_first..nall), else nall */
@@ -74,6 +77,14 @@ int report_open(struct report *r, const struct rb_session *s);
 void report_define(struct report *r, const struct rb_session *s);
 /* The metadata item timestamp_utc: now. */
 void report_meta_time(struct out *o);
+/* -g, bandwidth (mcast.c): this side's counts into its row before the
+ * trade (the sender's posted, the receiving QPs' totals); after it, both
+ * sides' merged and the losses worked out, each receiving QP's said on
+ * the receiving side's stderr (losses: always; all with -v). */
+void report_mcast(const struct report *r, const struct rb_session *s, const struct rb_measure *m,
+		  union out_val *row);
+void report_mcast_merge(const struct report *r, const struct rb_session *s, union out_val *row,
+			const union out_val *peer);
 /* Metadata and header; call once the session is connected. */
 void report_begin(struct report *r, const struct rb_session *s);
 /* Compute a full row (r->nall values) from a measure. */
@@ -82,6 +93,12 @@ void report_compute(const struct report *r, const struct rb_session *s,
 /* --cpu_util: this side's CPU columns of row from m (NaN: m measured
  * nothing); after the trade, which never carries them. */
 void report_cpu(const struct report *r, const struct rb_measure *m, union out_val *row);
+/* --rate_limit=SW: a size paced at under 90 % of the rate asked says so
+ * on stderr (the side that posted). */
+void report_pace_check(const struct rb_session *s, const struct rb_measure *m);
+/* --rate_limit=SW: this side's achieved rate, in --rate_units, into its row. */
+void report_pace(const struct report *r, const struct rb_session *s, const struct rb_measure *m,
+		 union out_val *row);
 /* --load: the load's columns of row: this side's figures before the trade
  * (peer NULL), then after it (the server takes the client's figures; each
  * side its own ratios to its last idle row). */

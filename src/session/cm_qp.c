@@ -27,6 +27,18 @@ static int cm_create_qp(struct rb_session *s, int i)
 	return 0;
 }
 
+/* -L and --flow_label (path.c) on rdma_cm's address vector, as without
+ * -R; rdma_cm has no setting for either. */
+static void cm_override_path(const struct rb_options *o, int i, struct ibv_ah_attr *ah)
+{
+	if (!ah->is_global)
+		return;
+	if (o->hop_limit_given)
+		ah->grh.hop_limit = (uint8_t)o->hop_limit;
+	if (o->flow_labels)
+		ah->grh.flow_label = options_flow_label(o, i);
+}
+
 /*
  * What rdma_cm has no setting for goes on top of rdma_init_qp_attr()'s RTR
  * attributes, on this side's QP: -m lowers the path MTU, -S sets the SL,
@@ -59,6 +71,7 @@ static void cm_override_rtr(struct rb_session *s, int i, struct ibv_qp_attr *a, 
 		a->min_rnr_timer = 12;
 	if (o->tclass >= 0 && a->ah_attr.is_global)
 		a->ah_attr.grh.traffic_class = (uint8_t)o->tclass;
+	cm_override_path(o, i, &a->ah_attr);
 	if (!s->is_client)
 		a->max_dest_rd_atomic = (uint8_t)s->conn.q.outs;
 	/* librdmacm's workaround for an old rdma_ucm bug: on InfiniBand, mask
@@ -109,7 +122,7 @@ static struct rdma_conn_param cm_param(const struct rb_session *s, int i)
 	return (struct rdma_conn_param){
 		.responder_resources = (uint8_t)s->conn.q.outs,
 		.initiator_depth = (uint8_t)s->conn.q.outs,
-		.retry_count = 7,
+		.retry_count = (uint8_t)s->opt->retry_count,
 		.rnr_retry_count = 7,
 		.qp_num = s->conn.q.qp[i]->qp_num,
 	};

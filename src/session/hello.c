@@ -43,7 +43,8 @@ void hello_params(const struct rb_options *o, const struct rb_bench *b, struct w
 	for (unsigned id = P_METRIC + 1; id < P_COUNT; id++) {
 		const struct opt_row *r = peer_row(id);
 
-		h->params[h->nparams++] = (struct wire_param){ (uint16_t)id, r ? peer_value(r, o, b) : 0 };
+		if (r)  /* the gaps between the blocks of ids (hello.h) are not sent */
+			h->params[h->nparams++] = (struct wire_param){ (uint16_t)id, peer_value(r, o, b) };
 	}
 }
 

@@ -38,6 +38,11 @@ enum hello_param {
 	P_PERCENTILES, P_COUNTERS, P_THREADS, P_RUN_INF, P_VALIDATE,
 	P_LOAD, P_LOAD_SIZE, P_LOAD_QPS, P_LOAD_COMPARE,
 	P_TX_DEPTH, P_CQ_MOD, P_RX_DEPTH, P_INLINE, P_EVENTS, P_ATOMIC_SAME,
+	/* #36's features, each a block of ids of its own (ids without a row
+	 * are not sent) */
+	P_RATE_LIMIT = 50, P_RATE_UNITS, P_RATE_TYPE, P_BURST_SIZE, P_LATENCY_GAP,   /* pacing */
+	P_MCG = 60, P_MGID,         /* multicast: -g, -M */
+	P_RETRY_COUNT = 70, P_REVERSED,     /* path control: --retry_count, --reversed */
 	P_COUNT                     /* one past the last */
 };
 

@@ -14,21 +14,31 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "cli/options.h"
 #include "lib/log.h"
 
 /* ---- the kinds ------------------------------------------------------ */
 
-extern const struct mem_ops mem_host, mem_huge;
+extern const struct mem_ops mem_host, mem_huge, mem_udmabuf, mem_cuda, mem_rocm;
 
 static const struct mem_ops *const mem_kinds[] = {
 	&mem_host,
 	&mem_huge,
+	&mem_udmabuf,
+	&mem_cuda,
+	&mem_rocm,
 };
 
 const struct mem_ops *mem_kind_for(const struct rb_options *o)
 {
+	if (o->dmabuf)
+		return &mem_udmabuf;
+	if (o->cuda_given || o->cuda_bus_id)
+		return &mem_cuda;
+	if (o->rocm_given)
+		return &mem_rocm;
 	return o->hugepages ? &mem_huge : &mem_host;
 }
 
@@ -71,12 +81,19 @@ static size_t mem_kernel_page(const void *addr)
 
 int mem_alloc(struct mem_buf *b, const struct mem_ops *kind, size_t len, int node)
 {
+	return mem_alloc_dev(b, kind, len, node, NULL);
+}
+
+int mem_alloc_dev(struct mem_buf *b, const struct mem_ops *kind, size_t len, int node,
+		  const struct mem_dev *dev)
+{
 	size_t page;
 	int err;
 
 	memset(b, 0, sizeof(*b));
 	b->dmabuf_fd = -1;
 	b->node = -1;
+	b->dev = dev ? *dev : (struct mem_dev){ .id = 0 };
 	err = kind->alloc(b, len, node);
 	if (err) {
 		memset(b, 0, sizeof(*b));
@@ -86,14 +103,18 @@ int mem_alloc(struct mem_buf *b, const struct mem_ops *kind, size_t len, int nod
 	b->ops = kind;
 	if (!kind->cpu_access)
 		b->cpu = NULL;
-	page = mem_kernel_page(b->addr);
+	b->view = b->cpu;
+	page = kind->cpu_access ? mem_kernel_page(b->addr) : 0;
 	if (page)
 		b->page = page;
-	return 0;
+	if (b->dev.stage && !b->cpu && (err = mem_stage_open(b)))
+		mem_free(b);
+	return err;
 }
 
 void mem_free(struct mem_buf *b)
 {
+	mem_stage_close(b);
 	if (b->ops)
 		b->ops->free(b);
 	memset(b, 0, sizeof(*b));
@@ -149,7 +170,13 @@ struct ibv_mr *mem_register(struct ibv_pd *pd, const struct mem_buf *b, int *acc
 	}
 	if (mr)
 		return mr;
-	if (err == ENOMEM || err == EPERM) {
+	if (b->dmabuf_fd >= 0 && (err == EOPNOTSUPP || err == EPROTONOSUPPORT)) {
+		log_err("%s cannot register dma-buf memory (ibv_reg_dmabuf_mr of %zu bytes of %s: %s)",
+			ibv_get_device_name(pd->context->device), b->len, mem_kind_name(b), strerror(err));
+	} else if ((*access & IBV_ACCESS_ON_DEMAND) && (err == EOPNOTSUPP || err == EINVAL)) {
+		log_err("%s refused an on-demand paging MR (ibv_reg_mr with IBV_ACCESS_ON_DEMAND of %zu bytes: %s)",
+			ibv_get_device_name(pd->context->device), b->len, strerror(err));
+	} else if (err == ENOMEM || err == EPERM) {
 		memlock_text(limit, sizeof(limit));
 		log_err("cannot register %zu bytes: %s; the locked-memory limit is %s: "
 			"raise it with `ulimit -l unlimited` (or memlock in "
@@ -159,6 +186,34 @@ struct ibv_mr *mem_register(struct ibv_pd *pd, const struct mem_buf *b, int *acc
 	}
 	errno = err;
 	return NULL;
+}
+
+/* ---- on-demand paging ---------------------------------------------- */
+
+int mem_drop_pages(struct mem_buf *b)
+{
+	if (!b->cpu || b->dmabuf_fd >= 0)
+		return -EOPNOTSUPP;
+	if (madvise(b->addr, b->len, MADV_DONTNEED) == 0)
+		return 0;
+	log_err("--odp: cannot give back the buffer's %zu bytes (madvise MADV_DONTNEED): %s",
+		b->len, strerror(errno));
+	return -errno;
+}
+
+size_t mem_resident_bytes(const struct mem_buf *b)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), n = b->len / page, res = 0;
+	unsigned char *vec = calloc(n ? n : 1, 1);
+
+	if (!vec || mincore(b->addr, b->len, vec)) {
+		free(vec);
+		return SIZE_MAX;
+	}
+	for (size_t i = 0; i < n; i++)
+		res += vec[i] & 1;
+	free(vec);
+	return res * page;
 }
 
 /* ---- for the kinds -------------------------------------------------- */

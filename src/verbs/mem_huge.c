@@ -24,6 +24,21 @@ static long nr_hugepages(void)
 	return v;
 }
 
+/* Enough of the pool free for len bytes?  HugePages_Free is a count (its
+ * line has no unit: mem_meminfo_bytes reads it as kB).  -ENOMEM after a
+ * message naming vm.nr_hugepages. */
+static int huge_free_check(size_t len, size_t page)
+{
+	size_t free_ = mem_meminfo_bytes("HugePages_Free") / 1024;
+
+	if (len <= free_ * page)
+		return 0;
+	log_err("--use-hugepages: %zu huge pages of %zu KiB needed, %zu free of the %ld reserved "
+		"(vm.nr_hugepages): reserve more, e.g. `sysctl vm.nr_hugepages=%zu`",
+		len / page, page >> 10, free_, nr_hugepages(), (size_t)nr_hugepages() + len / page - free_);
+	return -ENOMEM;
+}
+
 static int huge_alloc(struct mem_buf *b, size_t len, int node)
 {
 	size_t page = mem_meminfo_bytes("Hugepagesize");
@@ -39,8 +54,7 @@ static int huge_alloc(struct mem_buf *b, size_t len, int node)
 			"reserve some, e.g. `echo 512 > /proc/sys/vm/nr_hugepages`");
 		return -ENOMEM;
 	}
-	err = mem_fits(b->len, mem_meminfo_bytes("HugePages_Free") / 1024 * page,
-		       "of free huge pages");
+	err = huge_free_check(b->len, page);
 	if (err)
 		return err;
 	b->page = page;

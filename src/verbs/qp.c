@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lib/log.h"
+#include "verbs/mcast.h"
 #include "cli/options.h"
 
 #define ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
@@ -167,13 +168,36 @@ static int qps_create_qps(struct rb_qps *q, const struct rb_options *o)
 /* PCIe relaxed ordering unless --disable-pcie-relaxed, as perftest does
  * (setup_mr_flags(), perftest_resources.c); the QPs' access flags stay
  * without it. */
-static int qps_register(struct rb_qps *q, const struct rb_options *o)
+/* --odp: the device's capabilities checked, the buffer's pages given back
+ * and the MR registered on demand (mem.h). */
+static int qps_odp_prepare(struct rb_qps *q, struct mem_buf *reg, struct ibv_context *ctx,
+			   enum rb_verb verb, int *access)
+{
+	int err = odp_check(ctx, q->tr, verb, &q->odp);
+
+	if (err)
+		return err;
+	err = mem_drop_pages(reg);
+	if (err == -EOPNOTSUPP)
+		log_err("--odp: the %s buffers cannot be paged on demand here", mem_kind_name(reg));
+	*access |= IBV_ACCESS_ON_DEMAND;
+	return err;
+}
+
+static int qps_register(struct rb_qps *q, struct ibv_context *ctx, enum rb_verb verb,
+			const struct rb_options *o)
 {
 	int access = q->access | (o->no_relaxed ? 0 : IBV_ACCESS_RELAXED_ORDERING);
 
-	q->mr = mem_register(q->pd, &q->buf, &access);
+	struct mem_buf *reg = q->bounce.ops ? &q->bounce : &q->buf;     /* what the MR covers */
+
+	if (o->odp && qps_odp_prepare(q, reg, ctx, verb, &access))
+		return -EOPNOTSUPP;
+	q->mr = mem_register(q->pd, reg, &access);
 	if (!q->mr)
 		return -ENOMEM;
+	if (o->odp)
+		q->odp_resident = mem_resident_bytes(reg);
 	q->relaxed = o->no_relaxed ? RO_OFF : access & IBV_ACCESS_RELAXED_ORDERING ? RO_REQUESTED : RO_REFUSED;
 	return 0;
 }
@@ -241,18 +265,24 @@ static int qps_alloc_arrays(struct rb_qps *q)
 }
 
 /* Bytes per QP: a send area and a receive area, the latter holding -r
- * receive buffers with --validate's sends (qp.h's ring). */
+ * receive buffers with --validate's sends (qp.h's ring).  --bounce takes
+ * the same rings: a copy per message needs a buffer per message.  With
+ * --odp each ring buffer starts a page: a message faults in the fewest
+ * pages, and rxe's ODP copy (Linux 6.14 to 7.3.4 at least:
+ * __rxe_odp_mr_copy), which copies each packet to the start of its page,
+ * keeps a message of one packet of at most a page whole
+ * (scripts/testbed/README.testbed.md). */
 static void qps_layout(struct rb_qps *q, const struct rb_bench *b, const struct rb_options *o)
 {
 	size_t area = max_size_area(q->max_size);
 
-	q->ring_stride = ALIGN_UP(q->max_size + RB_UD_GRH, RB_LINE_BYTES);
-	if (o->validate && b->verb == VERB_SEND) {
+	q->ring_stride = ALIGN_UP(q->max_size + RB_UD_GRH, o->odp ? RB_CYCLE_BYTES : RB_LINE_BYTES);
+	if ((o->validate || o->bounce) && b->verb == VERB_SEND) {
 		q->ring = o->rx_depth;
 		if (q->ring * q->ring_stride > area)
 			area = ALIGN_UP(q->ring * q->ring_stride, RB_CYCLE_BYTES);
 	}
-	if (o->validate && b->metric == METRIC_BW) {
+	if ((o->validate || o->bounce) && b->metric == METRIC_BW) {
 		q->tx_ring = o->tx_depth;
 		if (q->tx_ring * q->ring_stride > area)
 			area = ALIGN_UP(q->tx_ring * q->ring_stride, RB_CYCLE_BYTES);
@@ -264,6 +294,7 @@ int qps_create(struct rb_qps *q, struct ibv_context *ctx, const struct rb_bench 
 	       const struct rb_options *o, size_t max_size, const struct placement *p,
 	       bool create_qps)
 {
+	struct mem_dev dev;
 	int err;
 
 	memset(q, 0, sizeof(*q));
@@ -283,10 +314,14 @@ int qps_create(struct rb_qps *q, struct ibv_context *ctx, const struct rb_bench 
 		log_err("ibv_alloc_pd failed: %s", strerror(errno));
 		goto fail;
 	}
-	err = mem_alloc(&q->buf, mem_kind_for(o), q->slot * (size_t)q->n, p ? p->node : -1);
+	mem_dev_for(o, &dev);
+	err = mem_alloc_dev(&q->buf, mem_kind_for(o), q->slot * (size_t)q->n, p ? p->node : -1, &dev);
+	if (!err && o->bounce)
+		err = mem_alloc(&q->bounce, mem_kind_by_name("host"), q->buf.len, p ? p->node : -1);
 	if (err)
 		goto fail;
-	err = qps_register(q, o);
+	q->dma = q->bounce.ops ? q->bounce.addr : q->buf.addr;
+	err = qps_register(q, ctx, b->verb, o);
 	if (!err)
 		err = qps_create_cqs(q, ctx, o);
 	if (!err && create_qps)
@@ -301,6 +336,7 @@ fail:
 
 void qps_destroy(struct rb_qps *q)
 {
+	mcast_close(q);         /* detached before the QPs go */
 	for (int i = q->n - 1; i >= 0 && q->ah; i--)
 		if (q->ah[i])
 			ibv_destroy_ah(q->ah[i]);
@@ -315,6 +351,7 @@ void qps_destroy(struct rb_qps *q)
 		ibv_destroy_comp_channel(q->chan);
 	if (q->mr)
 		ibv_dereg_mr(q->mr);
+	mem_free(&q->bounce);
 	mem_free(&q->buf);
 	if (q->pd)
 		ibv_dealloc_pd(q->pd);

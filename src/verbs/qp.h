@@ -18,6 +18,7 @@
 
 #include "cli/bench.h"
 #include "verbs/mem.h"
+#include "verbs/odp.h"
 #include "verbs/placement.h"
 #include "lib/wire.h"
 
@@ -37,6 +38,7 @@ struct rb_qp_attrs {
 	int path_mtu;                   /* bytes */
 	unsigned timeout, retry_cnt, rnr_retry, min_rnr_timer;
 	unsigned sl, traffic_class;     /* UD: those of the address handles */
+	unsigned flow_label, hop_limit; /* the GRH's (UD: the address handles') */
 	unsigned sl_given;              /* the SL given at RTR (rxe reports 0) */
 	unsigned max_rd_atomic, max_dest_rd_atomic;
 	uint32_t max_inline;
@@ -45,6 +47,10 @@ struct rb_qp_attrs {
 struct rb_qps {
 	struct ibv_pd *pd;
 	struct mem_buf buf;               /* its kind: mem.h */
+	/* --bounce: the registered host buffer that buf's bytes are staged
+	 * through, a copy each message (validate.c); empty (ops NULL): none */
+	struct mem_buf bounce;
+	char *dma;                      /* the registered bytes: buf's, or bounce's */
 	struct ibv_mr *mr;
 	struct ibv_comp_channel *chan;
 	struct ibv_cq *send_cq, *recv_cq;
@@ -63,6 +69,10 @@ struct rb_qps {
 	struct wire_qp *local, *remote;
 	enum rb_transport tr;
 	int access;                     /* MR access flags */
+	/* --odp: the device's capabilities, and the buffer's bytes in
+	 * memory once its ODP MR was registered (0: none faulted in yet) */
+	struct odp_caps odp;
+	size_t odp_resident;
 	enum { RO_OFF, RO_REQUESTED, RO_REFUSED } relaxed; /* PCIe relaxed ordering of the MR */
 	struct rb_qp_attrs attrs;       /* QP 0's, read back after connection */
 	unsigned cm_sl;                 /* -R: the SL cm.c gave at RTR */
@@ -81,6 +91,7 @@ struct rb_qps {
 	 * that used the buffer before has completed.  0: off (perftest's
 	 * slots). */
 	unsigned tx_ring;
+	struct rb_mcast *mc;            /* -g (verbs/mcast.h), NULL: off */
 };
 
 /* Per QP i, offsets in the buffer: its send area, its receive area, the
@@ -110,45 +121,46 @@ static inline size_t qps_tx_off(const struct rb_qps *q, int i, uint64_t k)
  * this side sends from and receives into. */
 static inline char *qps_send_area(const struct rb_qps *q, int i)
 {
-	return (char *)q->buf.addr + qps_send_off(q, i);
+	return q->dma + qps_send_off(q, i);
 }
 
 static inline char *qps_recv_area(const struct rb_qps *q, int i)
 {
-	return (char *)q->buf.addr + qps_recv_off(q, i);
+	return q->dma + qps_recv_off(q, i);
 }
 
 static inline char *qps_ring_buf(const struct rb_qps *q, int i, uint64_t n)
 {
-	return (char *)q->buf.addr + qps_ring_off(q, i, n);
+	return q->dma + qps_ring_off(q, i, n);
 }
 
 static inline char *qps_tx_buf(const struct rb_qps *q, int i, uint64_t k)
 {
-	return (char *)q->buf.addr + qps_tx_off(q, i, k);
+	return q->dma + qps_tx_off(q, i, k);
 }
 
 /* The same places for the CPU to load and store: only where the memory
  * kind lets it (mem_cpu_ok(&q->buf), checked once at setup:
- * engine/touch.c); NULL-based otherwise, never a device address. */
+ * engine/touch.c), or on its host copy (--validate: mem.h's stage);
+ * NULL-based otherwise, never a device address. */
 static inline uint8_t *qps_cpu_send_area(const struct rb_qps *q, int i)
 {
-	return (uint8_t *)q->buf.cpu + qps_send_off(q, i);
+	return (uint8_t *)q->buf.view + qps_send_off(q, i);
 }
 
 static inline uint8_t *qps_cpu_recv_area(const struct rb_qps *q, int i)
 {
-	return (uint8_t *)q->buf.cpu + qps_recv_off(q, i);
+	return (uint8_t *)q->buf.view + qps_recv_off(q, i);
 }
 
 static inline uint8_t *qps_cpu_ring_buf(const struct rb_qps *q, int i, uint64_t n)
 {
-	return (uint8_t *)q->buf.cpu + qps_ring_off(q, i, n);
+	return (uint8_t *)q->buf.view + qps_ring_off(q, i, n);
 }
 
 static inline uint8_t *qps_cpu_tx_buf(const struct rb_qps *q, int i, uint64_t k)
 {
-	return (uint8_t *)q->buf.cpu + qps_tx_off(q, i, k);
+	return (uint8_t *)q->buf.view + qps_tx_off(q, i, k);
 }
 
 /* The peer's receive area of QP i (the target of writes, reads, atomics). */
@@ -190,6 +202,10 @@ int qps_connect(struct rb_qps *q, const struct rb_device *d, const struct rb_opt
 /* After connection (either way): read back every QP's attributes, say
  * them with --verbose, keep QP 0's in q->attrs and its path MTU in q->mtu. */
 int qps_read_attrs(struct rb_qps *q, const struct rb_options *o);
+/* --rate_limit_type=HW or PP: can the device pace (else an error naming
+ * it, suggesting SW: -EOPNOTSUPP); then each QP's limit set. */
+int device_check_pacing(const struct rb_device *d, const struct rb_options *o);
+int qps_rate_limit(struct rb_qps *q, const struct rb_device *d, const struct rb_options *o);
 /* After connection: q->outs becomes what the QP got, the smaller of its
  * max_rd_atomic and max_dest_rd_atomic (a provider may round up: rxe to a
  * power of two).  RC only. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "verbs/device.h"
+#include "verbs/mcast.h"
 #include "lib/explain.h"
 #include "lib/log.h"
 #include "cli/options.h"
@@ -26,6 +27,11 @@ void qps_describe(struct rb_qps *q, const struct rb_device *d)
 		l->rkey = q->mr->rkey;
 		l->addr = (uint64_t)(uintptr_t)qps_recv_area(q, i);
 		l->mtu = (uint32_t)device_mtu_bytes(d->port_attr.active_mtu);
+		if (q->mc && q->mc->receiving) {	/* the peer sends to the group */
+			l->qpn = RB_MCAST_QPN;
+			l->lid = q->mc->mlid;
+			memcpy(l->gid, q->mc->mgid, 16);
+		}
 	}
 }
 
@@ -58,8 +64,10 @@ static int qp_to_init(struct rb_qps *q, int i, const struct rb_device *d)
 	return qp_modify(q->qp[i], &a, mask, "INIT", i);
 }
 
+/* QP i's address vector: -S, and where there is a GRH, -L, --tclass and
+ * QP i's --flow_label (perftest sets the label at RTR; UD: in the AH). */
 static void qp_fill_ah(struct ibv_ah_attr *ah, const struct wire_qp *r, const struct rb_device *d,
-		       const struct rb_options *o)
+		       const struct rb_options *o, int i)
 {
 	memset(ah, 0, sizeof(*ah));
 	ah->dlid = r->lid;
@@ -70,8 +78,9 @@ static void qp_fill_ah(struct ibv_ah_attr *ah, const struct wire_qp *r, const st
 	ah->is_global = 1;
 	memcpy(ah->grh.dgid.raw, r->gid, 16);
 	ah->grh.sgid_index = (uint8_t)d->gid.index;
-	ah->grh.hop_limit = 64;
+	ah->grh.hop_limit = (uint8_t)o->hop_limit;
 	ah->grh.traffic_class = o->tclass >= 0 ? (uint8_t)o->tclass : 0;
+	ah->grh.flow_label = options_flow_label(o, i);
 }
 
 static int qp_to_rtr(struct rb_qps *q, int i, const struct rb_device *d, const struct rb_options *o)
@@ -84,7 +93,7 @@ static int qp_to_rtr(struct rb_qps *q, int i, const struct rb_device *d, const s
 		a.path_mtu = q->mtu;
 		a.dest_qp_num = r->qpn;
 		a.rq_psn = r->psn;
-		qp_fill_ah(&a.ah_attr, r, d, o);
+		qp_fill_ah(&a.ah_attr, r, d, o, i);
 		mask |= IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN;
 	}
 	if (q->tr == TR_RC) {
@@ -102,7 +111,7 @@ static int qp_to_rts(struct rb_qps *q, int i, const struct rb_options *o)
 
 	if (q->tr == TR_RC) {
 		a.timeout = (uint8_t)o->qp_timeout;
-		a.retry_cnt = 7;
+		a.retry_cnt = (uint8_t)o->retry_count;
 		a.rnr_retry = test_fault("no-recv") ? 1 : 7;
 		a.max_rd_atomic = (uint8_t)q->outs;
 		mask |= IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC;
@@ -114,7 +123,7 @@ static int qp_make_ah(struct rb_qps *q, int i, const struct rb_device *d, const 
 {
 	struct ibv_ah_attr ah;
 
-	qp_fill_ah(&ah, &q->remote[i], d, o);
+	qp_fill_ah(&ah, &q->remote[i], d, o, i);
 	q->ah[i] = ibv_create_ah(q->pd, &ah);
 	if (!q->ah[i]) {
 		log_err("ibv_create_ah for the peer's QP %d failed: %s", i, strerror(errno));
@@ -185,7 +194,7 @@ int qps_connect(struct rb_qps *q, const struct rb_device *d, const struct rb_opt
 	return err;
 }
 
-static int qp_query(struct ibv_qp *qp, const struct rb_options *o, struct rb_qp_attrs *r)
+static int qp_query(struct ibv_qp *qp, int i, const struct rb_options *o, struct rb_qp_attrs *r)
 {
 	struct ibv_qp_attr a;
 	struct ibv_qp_init_attr ia;
@@ -201,21 +210,40 @@ static int qp_query(struct ibv_qp *qp, const struct rb_options *o, struct rb_qp_
 		.qpn = qp->qp_num, .path_mtu = device_mtu_bytes(a.path_mtu), .timeout = a.timeout,
 		.retry_cnt = a.retry_cnt, .rnr_retry = a.rnr_retry, .min_rnr_timer = a.min_rnr_timer,
 		.sl = a.ah_attr.sl, .traffic_class = a.ah_attr.grh.traffic_class,
+		.flow_label = a.ah_attr.grh.flow_label, .hop_limit = a.ah_attr.grh.hop_limit,
 		.max_rd_atomic = a.max_rd_atomic, .max_dest_rd_atomic = a.max_dest_rd_atomic,
 		.max_inline = a.cap.max_inline_data,
 	};
 	if (qp->qp_type == IBV_QPT_UD) {	/* the AV is in the address handles (qp_fill_ah) */
 		r->sl = o->sl;
 		r->traffic_class = o->tclass >= 0 ? (unsigned)o->tclass : 0;
+		r->hop_limit = (unsigned)o->hop_limit;
+		r->flow_label = options_flow_label(o, i);
 	}
 	return 0;
+}
+
+/* What the device reports back against what was given (-L, --flow_label,
+ * --retry_count): a provider that drops one says so here, once. */
+static void qp_check_path(const struct rb_qps *q, int i, const struct rb_options *o,
+			  const struct rb_qp_attrs *r)
+{
+	bool grh = q->tr != TR_UD && r->hop_limit;   /* 0 read back: no GRH (InfiniBand) */
+
+	if (grh && o->flow_labels && r->flow_label != options_flow_label(o, i))
+		log_warn("--flow_label: QP %d reports flow label 0x%x, 0x%x given", i, r->flow_label,
+			 options_flow_label(o, i));
+	else if (grh && o->hop_limit_given && r->hop_limit != (unsigned)o->hop_limit)
+		log_warn("-L/--hop_limit: QP %d reports hop limit %u, %d given", i, r->hop_limit, o->hop_limit);
+	else if (q->tr == TR_RC && r->retry_cnt != o->retry_count)
+		log_warn("--retry_count: QP %d reports retry count %u, %u asked", i, r->retry_cnt, o->retry_count);
 }
 
 int qps_read_attrs(struct rb_qps *q, const struct rb_options *o)
 {
 	for (int i = 0; i < q->n; i++) {
 		struct rb_qp_attrs r;
-		int err = qp_query(q->qp[i], o, &r);
+		int err = qp_query(q->qp[i], i, o, &r);
 
 		if (err)
 			return err;
@@ -223,13 +251,67 @@ int qps_read_attrs(struct rb_qps *q, const struct rb_options *o)
 			r.path_mtu = device_mtu_bytes(q->mtu);
 		r.sl_given = o->rdma_cm ? q->cm_sl : o->sl;
 		log_verbose("QP 0x%06x attributes: path MTU %d, timeout %u, SL %u (given %u), traffic class %u, "
-			    "max inline %u, max_rd_atomic %u, max_dest_rd_atomic %u, retry %u, RNR retry %u, min RNR timer %u",
-			    r.qpn, r.path_mtu, r.timeout, r.sl, r.sl_given, r.traffic_class, r.max_inline,
-			    r.max_rd_atomic, r.max_dest_rd_atomic, r.retry_cnt, r.rnr_retry, r.min_rnr_timer);
+			    "flow label 0x%x, hop limit %u, max inline %u, max_rd_atomic %u, max_dest_rd_atomic %u, "
+			    "retry %u, RNR retry %u, min RNR timer %u",
+			    r.qpn, r.path_mtu, r.timeout, r.sl, r.sl_given, r.traffic_class, r.flow_label,
+			    r.hop_limit, r.max_inline, r.max_rd_atomic, r.max_dest_rd_atomic, r.retry_cnt,
+			    r.rnr_retry, r.min_rnr_timer);
+		qp_check_path(q, i, o, &r);
 		if (i == 0)
 			q->attrs = r;
 	}
 	if (q->tr != TR_UD)
 		q->mtu = device_mtu_enum(q->attrs.path_mtu);
+	return 0;
+}
+
+/* What the device can pace (--rate_limit_type=HW, PP): its packet pacing
+ * caps, 0 when it has none (rxe: none; nor a provider's
+ * modify_qp_rate_limit). */
+static uint32_t device_pacing_max_kbps(const struct rb_device *d)
+{
+	struct ibv_device_attr_ex a;
+
+	memset(&a, 0, sizeof(a));
+	if (ibv_query_device_ex(d->ctx, NULL, &a))
+		return 0;
+	return a.packet_pacing_caps.qp_rate_limit_max;
+}
+
+int device_check_pacing(const struct rb_device *d, const struct rb_options *o)
+{
+	const char *t = o->rate_type == RT_HW ? "HW" : "PP";
+	uint32_t max = device_pacing_max_kbps(d);
+
+	if (!(o->rate_limit > 0) || o->rate_type == RT_SW)
+		return 0;
+	if (max)
+		return 0;
+	log_err("--rate_limit_type=%s: device %s cannot pace its QPs (no packet pacing: qp_rate_limit_max is 0; "
+		"Soft-RoCE refuses IB_QP_RATE_LIMIT); use --rate_limit_type=SW, the posting loop's pacing",
+		t, d->name);
+	return -EOPNOTSUPP;
+}
+
+/* --rate_limit_type=HW (ibv_modify_qp_rate_limit) or PP (ibv_modify_qp's
+ * IBV_QP_RATE_LIMIT) on every QP in RTS, in kbit/s of payload. */
+int qps_rate_limit(struct rb_qps *q, const struct rb_device *d, const struct rb_options *o)
+{
+	uint32_t kbps = (uint32_t)(o->rate_limit * pace_pps(1, o->rate_units, 1) * 8 / 1000);
+
+	if (!(o->rate_limit > 0) || o->rate_type == RT_SW)
+		return 0;
+	for (int i = 0; i < q->n; i++) {
+		struct ibv_qp_rate_limit_attr rl = { .rate_limit = kbps };
+		struct ibv_qp_attr a = { .qp_state = IBV_QPS_RTS, .rate_limit = kbps };
+		int err = o->rate_type == RT_HW ? ibv_modify_qp_rate_limit(q->qp[i], &rl)
+						: ibv_modify_qp(q->qp[i], &a, IBV_QP_STATE | IBV_QP_RATE_LIMIT);
+
+		if (err) {
+			log_err("--rate_limit_type=%s: device %s refused %u kbit/s on QP %d: %s; use --rate_limit_type=SW",
+				o->rate_type == RT_HW ? "HW" : "PP", d->name, kbps, i, strerror(err));
+			return -err;
+		}
+	}
 	return 0;
 }

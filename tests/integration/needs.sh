@@ -36,6 +36,9 @@
 #                  --enable-test-faults; RB_DELAY_BIN)
 #     tcpdump      captures the traffic between the guests
 #     tick         the test bed's tick (rb-testbed --tick)
+#     new-kernel   the newer guest kernel (rb-testbed --kernel 7.3, from
+#                  trixie-backports: rxe with on-demand paging, udmabuf),
+#                  netdev MTU 9000 (tests/rxe-kernel.sh)
 #
 # The boots (needs_boots, in this order) each offer a set of words; a file
 # runs in the FIRST boot that offers every word it declares, and in no
@@ -43,7 +46,7 @@
 # word, or one no boot offers belongs to no boot: needs_check says why,
 # run-all.sh reports it as a failed case in the first boot (rxe), and the
 # host test tests/needs.sh fails.
-needs_words="one-guest two-guests two-nodes 4-cpus 8-cpus quiet lane first last mpi slurm valgrind delay-build tcpdump tick"
+needs_words="one-guest two-guests two-nodes 4-cpus 8-cpus quiet lane first last mpi slurm valgrind delay-build tcpdump tick new-kernel"
 needs_guests="one-guest two-guests two-nodes 4-cpus 8-cpus"
 # BOOT:WORDS; BOOT is tests/BOOT.sh
 needs_boots=(
@@ -54,6 +57,7 @@ needs_boots=(
 	"rxe-numa:two-nodes"
 	"rxe-cpus:8-cpus tick"
 	"rxe-threads:4-cpus"
+	"rxe-kernel:one-guest new-kernel"
 )
 
 # needs_of FILE: FILE's declared words in NEEDS ("" when it declares none).

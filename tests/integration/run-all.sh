@@ -28,7 +28,8 @@
 # "first" are done), in their own RB_TMP and on their own default port
 # (RB_BESIDE_PORT, default 18600: rb_cmd adds -p; fixed ports of their own
 # are fine too); their TAP lines come out as one block, renumbered, when the
-# lane is done.  The guest's CPUs are idle much of the time a pair starts,
+# lane is done; once the others are done, this lane takes the second
+# lane's files from the end, those not started yet.  The guest's CPUs are idle much of the time a pair starts,
 # connects and ends, which the other lane then uses.  The files that declare
 # "quiet" wait for the second lane to end, and those that declare "last"
 # run after all the others.  Without RB_LANES=2 (a person's run) the
@@ -101,17 +102,20 @@ busy_pct() {
 
 # The files beside the others run one after the other in a second lane:
 # its pid and folder.
-beside_pid="" beside_dir=""
+beside_pid="" beside_dir="" claims=$RB_TMP/claims
 
 # beside_start FILE...: the second lane, in the background, in its own
 # RB_TMP, on its own default port (RB_LANE_PORT: rb_cmd adds -p).
 beside_start() {
 	beside_dir=$RB_TMP/beside
-	mkdir -p "$beside_dir"
+	mkdir -p "$beside_dir" "$claims"
 	(
 		export RB_TMP=$beside_dir RB_LANE_PORT=${RB_BESIDE_PORT:-18600}
 		export RB_PAIR_PORT=$RB_LANE_PORT
+		i=-1
 		for f in "$@"; do
+			i=$((i + 1))
+			mkdir "$claims/$i" 2>/dev/null || break
 			t0=$SECONDS
 			rel=${f#"$here"/}
 			tap_diag "$rel (beside the others, default port $RB_LANE_PORT)"
@@ -122,6 +126,21 @@ beside_start() {
 		done
 	) >"$beside_dir/out" 2>&1 </dev/null &
 	beside_pid=$!
+}
+
+# beside_steal FILE...: the second lane's files (beside_start's list), from
+# the end, each one the second lane has not started yet (a claim: mkdir of
+# its index, which one lane wins), run in this lane once its own files are
+# done: on this lane's port, beside the second lane's file (each "lane"
+# file keeps to its own port and leaves the device alone).  The second lane
+# stops at the first file claimed here.
+beside_steal() {
+	local i
+	for ((i = $# - 1; i >= 0; i--)); do
+		mkdir "$claims/$i" 2>/dev/null || return 0
+		tap_diag "${beside[$i]#"$here"/}: taken from the second lane"
+		run_one "${beside[$i]}"
+	done
 }
 
 # beside_flush: wait for the second lane, then print its TAP with this
@@ -280,6 +299,7 @@ done
 for f in "${first[@]}"; do run_one "$f"; done
 ((${#beside[@]})) && beside_start "${beside[@]}"
 for f in "${main[@]}"; do run_one "$f"; done
+((${#beside[@]})) && beside_steal "${beside[@]}"
 beside_flush
 for f in "${quiet[@]}" "${last[@]}"; do run_one "$f"; done
 tap_diag "times: $(printf '%s s, ' "${times[@]}" | sed 's/, $//')"

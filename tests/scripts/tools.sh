@@ -127,7 +127,7 @@ ok $? "every part in scripts/testbed/lib/ is installed by Makefile.am and source
 mkdir -p "$tmp/tbinst/bin" "$tmp/tbinst/share/rdmabench/testbed/lib"
 cp "$top_srcdir/scripts/testbed/rb-testbed" "$tmp/tbinst/bin/"
 run bash "$tmp/tbinst/bin/rb-testbed" --help
-[ "$st" = 125 ] && grep -q "the test bed's lib/ (cache.sh, qemu.sh, modes.sh) not found" "$tmp/err"
+[ "$st" = 125 ] && grep -q "the test bed's lib/ (kernel.sh, cache.sh, qemu.sh, modes.sh) not found" "$tmp/err"
 ok $? "rb-testbed without its lib/: exit 125, naming what it misses (status $st)"
 cp "$top_srcdir"/scripts/testbed/lib/* "$tmp/tbinst/share/rdmabench/testbed/lib/"
 run bash "$tmp/tbinst/bin/rb-testbed" --tick 2ms -- true

@@ -92,8 +92,8 @@ static void test_forms(void)
 	ok(a.bidir && a.qps == 2, "... both");
 	is_int(parse(&bw, &a, "--report_gbit", "--bidir", "--iter", "7", NULL), 0, "--report_gbit --bidir --iter 7: prefixes");
 	ok(a.report_gbits && a.bidir && a.iters == 7, "... taken as --report_gbits --bidirectional --iters");
-	is_int(parse(&bw, &a, "--use", NULL), -EINVAL, "--use: ambiguous");
-	ok(strstr(err_text, "--use is ambiguous: it could be --use-hugepages") && strstr(err_text, "--use_cuda"),
+	is_int(parse(&bw, &a, "--use_h", NULL), -EINVAL, "--use_h: ambiguous");
+	ok(strstr(err_text, "--use_h is ambiguous: it could be --use_hugepages") && strstr(err_text, "--use_hl"),
 	   "... names the candidates, ours and perftest's");
 	is_int(parse(&bw, &a, "--re", NULL), -EINVAL, "--re: ambiguous (--report-gbits, --rx-depth...)");
 	is_int(parse(&bw, &a, "--nosuch", NULL), -EINVAL, "--nosuch: unknown");
@@ -105,9 +105,11 @@ static void test_forms(void)
 	is_int(parse(&bw, &a, "--iters", "9", "--size", "128", NULL), 0, "--iters 9 --size 128: values as words");
 	is_int(parse(&bw, &b, "--iters=9", "--size=128", NULL), 0, "--iters=9 --size=128");
 	ok(same(&a, &b), "... the same options");
-	is_int(parse(&bw, &a, "--use_cuda", "0", "host", NULL), -EINVAL, "--use_cuda 0 (a value as a word): refused");
-	ok(strstr(err_text, "--use_cuda is perftest's option (GPU memory)") && !strstr(err_text, "unexpected argument"),
+	is_int(parse(&bw, &a, "--use_musa", "0", "host", NULL), -EINVAL, "--use_musa 0 (a value as a word): refused");
+	ok(strstr(err_text, "--use_musa is perftest's option (GPU memory)") && !strstr(err_text, "unexpected argument"),
 	   "... named, its value taken with it");
+	is_int(parse(&bw, &a, "--use_cuda", "2", "host", NULL), 0, "--use_cuda 2 host (a value as a word): taken");
+	ok(a.cuda_given && a.cuda_dev == 2 && a.server && !strcmp(a.server, "host"), "... GPU 2, the host");
 }
 
 static void test_perftest_values(void)

@@ -147,8 +147,44 @@ static void test_format(void)
 	is_str(buf, "", "format into a too small buffer: empty, no overflow");
 }
 
+/* -M/--MGID's forms, the defaults, HELLO's halves. */
+static void test_mgid(void)
+{
+	uint8_t g[16], want[16];
+	char buf[64];
+
+	ok(gid_parse_mgid("255:1:0:0:0:2:201:133:0:0:0:0:0:0:0:0", g) == 0, "perftest's 16 bytes parse");
+	inet_pton(AF_INET6, "ff01:0:2:c985::", want);
+	ok(!memcmp(g, want, 16), "perftest's bytes are its default ff01:0:2:c985::");
+	ok(gid_parse_mgid("0xff:0x0e:0:0:0:0:0:0:0:0:0:0:0:0:0:7", g) == 0 && g[1] == 0x0e && g[15] == 7,
+	   "bytes in 0x hex parse");
+	ok(gid_parse_mgid("ff0e::1", g) == 0 && g[0] == 0xff && g[15] == 1, "an IPv6 group parses");
+	ok(gid_parse_mgid("239.1.2.3", g) == 0 && gid_is_ipv4_mapped(g) && g[12] == 239 && g[15] == 3,
+	   "an IPv4 group is taken IPv4-mapped");
+	ok(gid_parse_mgid("::ffff:224.0.0.251", g) == 0, "an IPv4-mapped group parses");
+	is_int(gid_parse_mgid("192.0.2.1", g), -EDOM, "a unicast IPv4 address: not multicast");
+	is_int(gid_parse_mgid("2001:db8::1", g), -EDOM, "a unicast IPv6 address: not multicast");
+	is_int(gid_parse_mgid("255:1:0:0:0:2:201:133:0:0:0:0:0:0:0:256", g), -EINVAL, "a byte over 255");
+	is_int(gid_parse_mgid("255:1:0:0:0:2:201:133:0:0:0:0:0:0:0:", g), -EINVAL, "a missing last byte");
+	is_int(gid_parse_mgid("ff0e::zz", g), -EINVAL, "not an address");
+	is_int(gid_parse_mgid("", g), -EINVAL, "empty");
+	gid_default_mgid(true, g);
+	gid_format(g, buf, sizeof(buf));
+	is_str(buf, "::ffff:239.2.201.133", "IPv4 default group");
+	ok(gid_is_multicast(g), "the IPv4 default is multicast");
+	gid_mgid_next(g);
+	gid_format(g, buf, sizeof(buf));
+	is_str(buf, "::ffff:239.2.201.134", "the ping-pong's second group: last byte + 1");
+	gid_default_mgid(false, g);
+	gid_format(g, buf, sizeof(buf));
+	is_str(buf, "ff05:0:2:c985::", "IPv6 default group (site scope)");
+	ok(gid_half(g, 0) == 0xff0500000002c985ull && gid_half(g, 1) == 0, "halves of the MGID");
+	ok(!gid_is_multicast((const uint8_t[16]){ 0 }), "the zero GID is no group");
+}
+
 int main(void)
 {
+	test_mgid();
 	test_rxe_table();
 	test_v2_global_before_v1();
 	test_v1_only();

@@ -124,6 +124,11 @@ static const struct { unsigned id; const char *label; } wire_ids[] = {
 	{ 24, "send queue depth (-t/--tx-depth)" }, { 25, "completion moderation (-Q/--cq-mod)" },
 	{ 26, "receive queue depth (-r/--rx-depth)" }, { 27, "inline size (-I/--inline_size)" },
 	{ 28, "completion events (-e/--use_event)" }, { 29, "one target word (--atomic-same-address)" },
+	{ 50, "rate limit (--rate_limit)" }, { 51, "rate units (--rate_units)" },
+	{ 52, "rate limiter (--rate_limit_type)" }, { 53, "burst size (--burst_size)" },
+	{ 54, "latency gap (--latency_gap)" },
+	{ 60, "multicast (-g/--mcg)" }, { 61, "multicast group (-M/--MGID)" },
+	{ 70, "retry count (--retry_count)" }, { 71, "reversed roles (--reversed)" },
 };
 #define N_WIRE_IDS (sizeof(wire_ids) / sizeof(wire_ids[0]))
 
@@ -143,7 +148,7 @@ static void test_wire_ids(void)
 
 	is_int(P_VERB, 1, "P_VERB is wire id 1");
 	is_int(P_METRIC, 2, "P_METRIC is wire id 2");
-	is_int(P_COUNT, 30, "29 compared params (ids 1..29)");
+	is_int(P_COUNT, 72, "compared params: ids 1..29, then #36's blocks (pacing: 50..54, multicast: 60, 61; path control: 70, 71)");
 	for (size_t i = 0; i < t->n; i++) {
 		const struct opt_row *r = &t->rows[i];
 		const char *want = r->peer.id ? fixed_label(r->peer.id) : NULL;
@@ -163,7 +168,7 @@ static void test_wire_ids(void)
 			printf("#   wire id %u (%s) has no PEER row\n", wire_ids[i].id, wire_ids[i].label);
 			bad++;
 		}
-	ok(!bad, "every fixed wire id 3..29 is a PEER row (%zu)", N_WIRE_IDS);
+	ok(!bad, "every fixed wire id is a PEER row (%zu)", N_WIRE_IDS);
 }
 
 /* One PEER row's case: the same benchmark and options but one. */
@@ -201,6 +206,16 @@ static const struct peer_case peer_cases[] = {
 	{ 27, "rb_send_lat", { NULL }, { "-I", "0", NULL } },
 	{ 28, "rb_send_lat", { NULL }, { "-e", NULL } },
 	{ 29, "rb_atomic_bw", { "-b", NULL }, { "-b", "--atomic-same-address", NULL } },
+	{ 50, "rb_write_bw", { "--rate_limit=1", NULL }, { "--rate_limit=2", NULL } },
+	{ 51, "rb_write_bw", { "--rate_limit=1", NULL }, { "--rate_limit=1", "--rate_units=Mbps", NULL } },
+	{ 52, "rb_write_bw", { "--rate_limit=1", NULL }, { "--rate_limit=1", "--rate_limit_type=HW", NULL } },
+	{ 53, "rb_write_bw", { "--rate_limit=1", NULL }, { "--rate_limit=1", "--burst_size=8", NULL } },
+	{ 54, "rb_write_lat", { NULL }, { "--latency_gap=10", NULL } },
+	{ 60, "rb_send_bw", { "-c", "UD", "-s", "1K", NULL }, { "-c", "UD", "-s", "1K", "-g", NULL } },
+	{ 61, "rb_send_bw", { "-c", "UD", "-s", "1K", "-g", NULL }, { "-c", "UD", "-s", "1K", "-g", "-M", "ff0e::7", NULL } },
+	{ 61, "rb_send_lat", { "-c", "UD", "-g", "-M", "239.1.1.1", NULL }, { "-c", "UD", "-g", "-M", "239.1.1.2", NULL } },
+	{ 70, "rb_write_bw", { NULL }, { "--retry_count", "3", NULL } },
+	{ 71, "rb_read_bw", { NULL }, { "--reversed", NULL } },
 };
 
 static int side_of(const char *bench, const char *const *args, struct wire_hello *h)

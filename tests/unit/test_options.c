@@ -160,7 +160,7 @@ static void test_help(void)
 {
 	struct rb_options o;
 	FILE *saved = stdout;
-	char buf[8192] = "";
+	char buf[16384] = "";	/* --help and -V (the help is near 8 KiB) */
 	FILE *mem = fmemopen(buf, sizeof(buf) - 1, "w");
 
 	int help, version;
@@ -216,7 +216,8 @@ static const char *const spell_values[][2] = {
 	{ "bind-source-ip", "192.0.2.1" }, { "bind", "192.0.2.1" }, { "cpu", "0" },
 	{ "csv", "x.csv" }, { "json", "x.json" }, { "histogram", "h.csv" }, { "raw", "r.csv" },
 	{ "size", "4096" }, { "timeout", "2" }, { "duration", "2" }, { "numa-node", "0" },
-	{ "min-bw", "1Gb/s" }, { "load", "write_bw" }, { "output", "latency" },
+	{ "min-bw", "1Gb/s" }, { "load", "write_bw" }, { "output", "latency" }, { "MGID", "239.1.2.3" },
+	{ "rate-units", "Mbps" }, { "rate-limit-type", "SW" },
 };
 
 static const char *spell_value(const char *name)
@@ -244,6 +245,19 @@ static int parse_spelt(const char *name, const char *spelt, int has_arg, struct 
 		rc = parse(&bw, o, word, "--interval=1", "h", NULL);
 	else if (!strncmp(name, "load-", 5))	/* only with --load */
 		rc = parse(&full, o, word, "--load=write_bw", "-R", "-c", "UC", "h", NULL);
+	else if (!strcmp(name, "use-cuda-dmabuf"))	/* only with --use-cuda */
+		rc = parse(&full, o, word, "--use-cuda=1", "-R", "-c", "UC", "h", NULL);
+	else if (!strcmp(name, "use-rocm-dmabuf"))	/* only with --use-rocm */
+		rc = parse(&full, o, word, "--use-rocm=1", "-R", "-c", "UC", "h", NULL);
+	else if (!strcmp(name, "mcg") || !strcmp(name, "MGID"))	/* multicast: UD, -M with -g */
+		rc = parse(&full, o, word, "-g", "-c", "UD", "h", NULL);
+	else if (!strcmp(name, "reversed"))	/* with -R: a usage error */
+		rc = parse(&full, o, word, "-c", "UC", "h", NULL);
+	else if (!strcmp(name, "retry-count"))	/* RC's: -c UC is a usage error */
+		rc = parse(&full, o, word, "-R", "h", NULL);
+	else if (!strcmp(name, "rate-units") || !strcmp(name, "rate-limit-type") ||
+		 !strcmp(name, "burst-size"))	/* only with --rate_limit */
+		rc = parse(&full, o, word, "--rate_limit=1", "-R", "-c", "UC", "h", NULL);
 	else if (!strcmp(name, "threads"))	/* -j with -R: a usage error */
 		rc = parse(&full, o, word, "-c", "UC", "h", NULL);
 	else

@@ -20,6 +20,18 @@ struct rule_case {
 };
 
 static const struct rule_case refused[] = {
+	{ "rb_send_bw", "-g -s 64",
+	  "-g/--mcg is multicast UD: -c/--connection RC cannot be combined with it (give -c UD)" },
+	{ "rb_send_lat", "-c UC -g",
+	  "-g/--mcg is multicast UD: -c/--connection UC cannot be combined with it (give -c UD)" },
+	{ "rb_send_bw", "-c UD -s 64 -M 239.1.1.1",
+	  "-M/--MGID 239.1.1.1 names a multicast group: give -g/--mcg too" },
+	{ "rb_send_bw", "-c UD -s 64 -g -b",
+	  "-g/--mcg cannot be combined with -b/--bidirectional (one side sends, the other receives)" },
+	{ "rb_send_bw", "-c UD -s 64 -g --validate",
+	  "-g/--mcg cannot be combined with --validate (each receiving QP gets every sending QP's messages, some maybe lost)" },
+	{ "rb_send_bw", "-c UD -s 64 -g -j 2",
+	  "-g/--mcg cannot be combined with -j/--threads 2 (one group, one measuring thread)" },
 	{ "rb_send_bw", "--run_infinitely -D 3",
 	  "--run_infinitely runs one size until SIGINT/SIGTERM: drop -D/--duration (perftest's --run_infinitely -D N prints a line every N s: here --interval=3)" },
 	{ "rb_send_bw", "--run_infinitely -n 10",
@@ -74,6 +86,22 @@ static const struct rule_case refused[] = {
 	  "-j/--threads 2 cannot be combined with --interval yet (one row of intervals per thread is not written)" },
 	{ "rb_send_bw", "-j 2 --run_infinitely",
 	  "-j/--threads 2 cannot be combined with --run_infinitely yet (one row of intervals per thread is not written)" },
+	{ "rb_send_bw", "--use_cuda=0 --use_rocm=0",
+	  "--use_cuda and --use_rocm cannot be combined: the buffers are in one GPU's memory; give one of them" },
+	{ "rb_send_bw", "--use_cuda=1 --use_cuda_bus_id=0000:3b:00.0",
+	  "--use_cuda=1 and --use_cuda_bus_id=0000:3b:00.0 both name the GPU: give one of them" },
+	{ "rb_send_bw", "--use_cuda_dmabuf",
+	  "--use_cuda_dmabuf registers CUDA memory: give --use_cuda=ID (or --use_cuda_bus_id) too" },
+	{ "rb_send_bw", "--use_rocm_dmabuf --use_cuda=0",
+	  "--use_rocm_dmabuf registers ROCm memory: give --use_rocm=ID too" },
+	{ "rb_send_bw", "--use_cuda=0 --use-hugepages",
+	  "--use-hugepages and --use_cuda cannot be combined: the buffers are in the GPU's memory" },
+	{ "rb_write_bw", "--bounce --use_cuda=0 --use_cuda_dmabuf",
+	  "--bounce registers a host buffer of its own: --use_cuda_dmabuf's dma-buf would never be registered; give one of them" },
+	{ "rb_atomic_bw", "--bounce",
+	  "--bounce copies messages' payloads; rb_atomic_bw's atomics carry none: drop --bounce" },
+	{ "rb_write_bw", "--bounce -t 256 -s 8M",
+	  "--bounce: -t/--tx-depth 256 send buffers of 8388608 bytes on 1 QP(s) exceed 1024 MiB; lower -t or -s" },
 	{ "rb_send_bw", "--no-numa --numa-node 0",
 	  "--no-numa cannot be combined with --numa-node" },
 	{ "rb_send_bw", "--no-numa --cpu 1",
@@ -86,6 +114,12 @@ static const struct rule_case refused[] = {
 	  "--csv/--json: the results file and -H/--raw must differ" },
 	{ "rb_send_lat", "--csv=x.out --raw x.out",
 	  "--csv/--json: the results file and -H/--raw must differ" },
+	{ "rb_write_bw", "--use_dmabuf --odp",
+	  "--use-dmabuf cannot be combined with --odp (a udmabuf is shared memory of ordinary pages, registered through its dma-buf): drop one" },
+	{ "rb_write_bw", "--use-dmabuf --bounce",
+	  "--use-dmabuf (host memory as a dma-buf) cannot be combined with --bounce (the dma-buf would never be registered): drop one" },
+	{ "rb_write_bw", "--use-dmabuf --use_hugepages",
+	  "--use-dmabuf cannot be combined with --use-hugepages (a udmabuf is shared memory of ordinary pages, registered through its dma-buf): drop one" },
 	{ "rb_write_bw", "--output=latency",
 	  "--output=latency does not fit rb_write_bw, a bandwidth test: give --output=bandwidth or --output=message_rate" },
 	{ "rb_read_lat", "--output bandwidth",
@@ -98,16 +132,45 @@ static const struct rule_case refused[] = {
 	  "-Q/--cq-mod 64 is larger than -t/--tx-depth 32 (a completion is requested at least every -t sends): give -Q 32 or less, or a larger -t" }
 };
 
+/* Path control (cli/path.c): the rule and --flow_label's list. */
+static const struct rule_case path_refused[] = {
+	{ "rb_write_bw", "-c UC --retry_count 3",
+	  "--retry_count 3: UC QPs do not retransmit (the retry count is RC's); drop --retry_count or give -c RC" },
+	{ "rb_send_bw", "-c UD --retry_count=0",
+	  "--retry_count 0: UD QPs do not retransmit (the retry count is RC's); drop --retry_count or give -c RC" },
+	{ "rb_write_bw", "--flow_label=1,0x100000",
+	  "--flow-label: 0x100000 is out of range (a flow label 0..0xFFFFF (20 bits; 0x.. hex, 0.. octal), or a comma-separated list of them)" },
+	{ "rb_write_bw", "--flow_label=1,,2",
+	  "--flow-label: '(an empty item)' is not a valid value (expected a flow label 0..0xFFFFF (20 bits; 0x.. hex, 0.. octal), or a comma-separated list of them)" },
+	{ "rb_write_bw", "--flow_label=-1",
+	  "--flow-label: '-1' is not a valid value (expected a flow label 0..0xFFFFF (20 bits; 0x.. hex, 0.. octal), or a comma-separated list of them)" },
+	{ "rb_write_bw", "--flow_label=0x1g",
+	  "--flow-label: '0x1g' is not a valid value (expected a flow label 0..0xFFFFF (20 bits; 0x.. hex, 0.. octal), or a comma-separated list of them)" },
+	{ "rb_write_bw", "-L 256",
+	  "-L/--hop-limit: 256 is out of range (an integer 0..255)" },
+	{ "rb_write_bw", "--reversed -R",
+	  "--reversed cannot be combined with -R/--rdma_cm (its connection follows who was given HOST)" },
+	{ "rb_send_lat", "--reversed --load write_bw",
+	  "--reversed cannot be combined with --load (its connection follows who was given HOST)" },
+	{ "rb_write_bw", "--retry_count 8",
+	  "--retry-count: 8 is out of range (an integer 0..7)" },
+};
+
 static const struct rule_case accepted[] = {
+	{ "rb_write_bw", "-q 4 --flow_label=0x12345,0xabc -L 7 --retry_count 3 -R host", NULL },
+	{ "rb_send_bw", "-c UD -s 1K --flow_label 5 --hop_limit 0 --wait_destroy 0.5 --reversed", NULL },
 	{ "rb_send_bw", "-a", NULL },
 	{ "rb_send_bw", "-D 3 --interval 1", NULL },
 	{ "rb_send_bw", "--interval 1 --min-bw 10Gb/s", NULL },
 	{ "rb_send_lat", "--load write_bw --load-compare", NULL },
 	{ "rb_send_bw", "--source-ip 10.0.0.1 -R host", NULL },
 	{ "rb_send_bw", "-j 2 -q 2", NULL },
+	{ "rb_send_bw", "-c UD -s 64 -g -q 4 -M 239.1.2.3", NULL },
+	{ "rb_send_lat", "-c UD -g -M 255:1:0:0:0:2:201:133:0:0:0:0:0:0:0:0", NULL },
 	{ "rb_send_bw", "-l 32 -t 32 -Q 32", NULL },
 	{ "rb_send_bw", "-c UD -s 4096", NULL },
 	{ "rb_send_lat", "--json=x.out -H y.out", NULL },
+	{ "rb_write_bw", "--odp --use_hugepages --validate", NULL },
 	{ "rb_write_bw", "-F --report_gbits -b -q 2 --output=bandwidth --out_json --out_json_file=x.json", NULL },
 	{ "rb_send_bw", "--output message_rate -N --noPeak --report-both --cpu_util", NULL },
 	{ "rb_read_lat", "--output=latency --out_json", NULL },
@@ -126,10 +189,10 @@ static int parse_line(const struct rule_case *k, struct rb_options *o)
 	return b ? options_parse(argc, argv, b, o) : -ENOENT;
 }
 
-static void test_refused(void)
+static void test_refused(const struct rule_case *cases, size_t n)
 {
-	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
-		const struct rule_case *k = &refused[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct rule_case *k = &cases[i];
 		struct rb_options o;
 		int rc = parse_line(k, &o);
 
@@ -147,6 +210,22 @@ static void test_accepted(void)
 
 		is_int(parse_line(&accepted[i], &o), 0, accepted[i].args);
 	}
+}
+
+/* --flow_label: perftest's strtol(.., 0) numbers, round-robin over the QPs. */
+static void test_flow_labels(void)
+{
+	const struct rule_case k = { "rb_write_bw", "-q 5 --flow_label=0x12345,017,9", NULL };
+	struct rb_options o;
+
+	is_int(parse_line(&k, &o), 0, k.args);
+	ok(o.flow_labels == 3 && options_flow_label(&o, 0) == 0x12345 && options_flow_label(&o, 1) == 15 &&
+	   options_flow_label(&o, 2) == 9 && options_flow_label(&o, 3) == 0x12345 && options_flow_label(&o, 4) == 15,
+	   "--flow_label=0x12345,017,9 on 5 QPs: 0x12345, 15, 9, 0x12345, 15 (hex, octal, decimal; round-robin)");
+	ok(o.hop_limit == 64 && !o.hop_limit_given && o.retry_count == 7 && !o.retry_count_given,
+	   "-L and --retry_count not given: 64 and 7");
+	parse_line(&(struct rule_case){ "rb_write_bw", "-q 2", NULL }, &o);
+	ok(o.flow_labels == 0 && options_flow_label(&o, 1) == 0, "no --flow_label: the label 0");
 }
 
 /* The rules hold for options set by code too (a load, a probe). */
@@ -196,8 +275,10 @@ int main(void)
 {
 	log_set_prog("test_rules");
 	test_output_format();
-	test_refused();
+	test_refused(refused, sizeof(refused) / sizeof(refused[0]));
+	test_refused(path_refused, sizeof(path_refused) / sizeof(path_refused[0]));
 	test_accepted();
+	test_flow_labels();
 	test_set_by_code();
 	return tap_done();
 }

@@ -56,16 +56,16 @@ def udp(payload, sport=49152):
     return struct.pack('>HHHH', sport, 4791, 8 + len(payload), 0) + payload
 
 
-def ipv4(src, dst, l4, ecn=0):
+def ipv4(src, dst, l4, ecn=0, ttl=64):
     s = bytes(int(x) for x in src.split('.'))
     d = bytes(int(x) for x in dst.split('.'))
-    return struct.pack('>BBHHHBBH', 0x45, ecn, 20 + len(l4), 0, 0x4000, 64, 17, 0) + s + d + l4
+    return struct.pack('>BBHHHBBH', 0x45, ecn, 20 + len(l4), 0, 0x4000, ttl, 17, 0) + s + d + l4
 
 
-def ipv6(l4):
+def ipv6(l4, label=0, hops=64):
     src = b'\xfe\x80' + b'\0' * 13 + b'\x01'
     dst = b'\xfe\x80' + b'\0' * 13 + b'\x02'
-    return struct.pack('>IHBB', 6 << 28, len(l4), 17, 64) + src + dst + l4
+    return struct.pack('>IHBB', (6 << 28) | label, len(l4), 17, hops) + src + dst + l4
 
 
 def eth(ip, vlan=None, v6=False):
@@ -345,6 +345,18 @@ rc, doc, err, out = analyse(pcap(os.path.join(TMP, 'ud.pcap'), ud))
 ok(doc and opcount(doc['total'], 'UD SEND Only') == 1 and doc['total']['payload_bytes'] == 256,
    'UD SEND Only: DETH skipped, 256 payload bytes', doc and doc['total'] or err)
 
+mc = [frame(A, '239.2.201.133', roce(0x64, 0xFFFFFF, n, b'\0' * 8, 64)) for n in range(3)]
+rc, doc, err, out = analyse(pcap(os.path.join(TMP, 'mcast.pcap'), mc))
+ok(doc and len(doc['flows']) == 1 and doc['flows'][0]['dst'] == '239.2.201.133' and
+   doc['flows'][0]['dest_qp'] == '0xffffff' and doc['flows'][0]['multicast'] and
+   opcount(doc['total'], 'UD SEND Only') == 3, 'multicast UD: 3 SENDs to the group 239.2.201.133, QPN 0xffffff, a multicast flow',
+   doc and doc['flows'] or err)
+ok(doc and not any(f['multicast'] for f in analyse(pcap(os.path.join(TMP, 'ud1.pcap'), ud))[1]['flows']),
+   'a unicast flow is not multicast', doc and doc['flows'])
+p = subprocess.run([RB_WIRE, 'analyse', os.path.join(TMP, 'mcast.pcap')], capture_output=True, text=True, timeout=60)
+ok(p.returncode == 0 and '-> 239.2.201.133 (multicast group), dest QP 0xffffff' in p.stdout,
+   'human table: the flow to the group says so', p.stdout)
+
 # --- CSV and the human table --------------------------------------------------------------
 
 p = subprocess.run([RB_WIRE, 'analyse', os.path.join(TMP, 'write.pcap'), '--csv'],
@@ -403,6 +415,29 @@ p = subprocess.run([RB_WIRE, 'analyse', pcap(os.path.join(TMP, 'snap.pcap'), sho
 ok(p.returncode == 0 and 'cut before their headers ended' in p.stderr and
    json.loads(p.stdout)['meta']['short_frames'] == 1,
    'a frame cut by the snap length: counted, said on stderr', p.stderr)
+
+# --- the path fields: UDP source port, TTL / hop limit, IPv6 flow label ----------------
+
+path = [eth(ipv4(B, A, udp(roce(0x0A, 0x31 + i % 2, 10 + i, reth(64), 64), sport=0xC000 | (0x123 + i % 2)), ttl=9))
+        for i in range(4)] + [frame(A, B, roce(0x11, QB, 10, aeth(0x1F)))]
+rc, doc, err, out = analyse(pcap(os.path.join(TMP, 'path.pcap'), path))
+if doc:
+    f1, f2 = flow(doc, B, A, 0x31), flow(doc, B, A, 0x32)
+    ok(f1 and f2 and f1['udp_source_ports'] == [0xC123] and f2['udp_source_ports'] == [0xC124] and
+       f1['ttl'] == [9] and f2['ttl'] == [9] and f1['ipv6_flow_labels'] == [],
+       'path: each flow its UDP source port and TTL (IPv4: no flow label)', doc['flows'])
+    ok(doc['total']['udp_source_ports'] == [49152, 0xC123, 0xC124] and doc['total']['ttl'] == [9, 64],
+       'path: in total, every source port and TTL seen', doc['total'])
+else:
+    ok(False, 'path capture analysed', err)
+v6p = [eth(ipv6(udp(roce(0x04, QB, 1, payload=8), sport=0xD001), label=0xABCDE, hops=3), v6=True)]
+rc, doc, err, out = analyse(pcap(os.path.join(TMP, 'v6path.pcap'), v6p))
+ok(doc and doc['total']['ipv6_flow_labels'] == [0xABCDE] and doc['total']['ttl'] == [3] and
+   doc['total']['udp_source_ports'] == [0xD001], 'path: IPv6 flow label, hop limit, source port',
+   doc and doc['total'])
+p = subprocess.run([RB_WIRE, 'analyse', os.path.join(TMP, 'v6path.pcap')], capture_output=True, text=True, timeout=60)
+ok('UDP source ports 53249, TTL/hop limit 3, IPv6 flow labels 0xabcde' in p.stdout,
+   'path: the human summary names them', p.stdout)
 
 # --- usage -----------------------------------------------------------------------------------
 

@@ -22,6 +22,7 @@ class Flow:
         self.naks = {s: 0 for s in SYNDROMES}
         self.cnp, self.ecn_ce = 0, 0
         self.unknown = 0
+        self.sports, self.ttls, self.labels = set(), set(), set()   # UDP source port, TTL, IPv6 label
         self.t0, self.t1 = None, None
         self.acked_by = None     # the reverse flow whose ACKs answer this one
 
@@ -33,6 +34,10 @@ class Flow:
         cell[1] += pkt.bytes
         cell[2] += b.payload
         self.ecn_ce += pkt.ecn == 3
+        self.sports.add(pkt.sport)
+        self.ttls.add(pkt.ttl)
+        if pkt.flow_label is not None:
+            self.labels.add(pkt.flow_label)
         if b.info is None:
             self.unknown += 1
             return
@@ -141,7 +146,7 @@ def decode(fr):
     ip = ip_udp(etype, d, off)
     if ip is None:
         return None
-    src, dst, ecn, ip_bytes, udp = ip
+    src, dst, ecn, ip_bytes, udp, ttl, label = ip
     if len(d) < udp + 8:
         return 'short'
     dport, udp_len = struct.unpack('>H', d[udp + 2:udp + 4])[0], struct.unpack('>H', d[udp + 4:udp + 6])[0]
@@ -154,6 +159,7 @@ def decode(fr):
     pkt = Packet()
     pkt.ts, pkt.src, pkt.dst, pkt.ecn = fr.ts, src, dst, ecn
     pkt.bytes = l2 + ip_bytes
+    pkt.sport, pkt.ttl, pkt.flow_label = struct.unpack('>H', d[udp:udp + 2])[0], ttl, label
     return pkt, b
 
 
@@ -208,6 +214,11 @@ def figures(flows, total=False):
     f['ecn_ce'] = sum(fl.ecn_ce for fl in flows)
     f['unknown_opcode_packets'] = sum(fl.unknown for fl in flows)
     f['wire_efficiency'] = ratio(f['payload_bytes'], f['bytes'])
+    # the path fields: RoCE v2's UDP source port (from the flow label or the
+    # QP numbers: ECMP's entropy), the IPv4 TTL or IPv6 hop limit, the IPv6 flow label
+    f['udp_source_ports'] = sorted(set().union(*[fl.sports for fl in flows]))
+    f['ttl'] = sorted(set().union(*[fl.ttls for fl in flows]))
+    f['ipv6_flow_labels'] = sorted(set().union(*[fl.labels for fl in flows]))
     ts = [t for fl in flows for t in (fl.t0, fl.t1) if t is not None]
     f['duration_s'] = (max(ts) - min(ts)) if ts else 0.0
     f['opcodes'] = [{'opcode': '0x%02x' % op, 'name': op_name(op), 'packets': c[0],

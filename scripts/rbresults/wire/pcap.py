@@ -128,7 +128,7 @@ LINK_NAMES = {1: 'Ethernet', 113: 'Linux cooked (SLL)', 276: 'Linux cooked v2 (S
 
 
 class Packet:
-    __slots__ = ('ts', 'src', 'dst', 'ecn', 'bytes', 'roce', 'snap')
+    __slots__ = ('ts', 'src', 'dst', 'ecn', 'bytes', 'roce', 'snap', 'sport', 'ttl', 'flow_label')
 
 
 def link_payload(link, d):
@@ -151,7 +151,8 @@ def link_payload(link, d):
 
 
 def ip_udp(etype, d, off):
-    """(src, dst, ecn, IP bytes, UDP offset, dport, UDP length) or None (not UDP)."""
+    """(src, dst, ecn, IP bytes, UDP offset, TTL or hop limit, IPv6 flow label
+    or None) or None (not UDP)."""
     if etype == 0x0800 and len(d) >= off + 20:
         ihl = (d[off] & 0x0F) * 4
         total = struct.unpack('>H', d[off + 2:off + 4])[0]
@@ -159,7 +160,7 @@ def ip_udp(etype, d, off):
         if d[off + 9] != 17 or frag & 0x3FFF:
             return None
         src, dst = ipv4(d[off + 12:off + 16]), ipv4(d[off + 16:off + 20])
-        return src, dst, d[off + 1] & 3, total, off + ihl
+        return src, dst, d[off + 1] & 3, total, off + ihl, d[off + 8], None
     if etype == 0x86DD and len(d) >= off + 40:
         plen = struct.unpack('>H', d[off + 4:off + 6])[0]
         nxt, pos = d[off + 6], off + 40
@@ -167,8 +168,10 @@ def ip_udp(etype, d, off):
             nxt, pos = d[pos], pos + (d[pos + 1] + 1) * 8
         if nxt != 17:
             return None
-        ecn = (struct.unpack('>H', d[off:off + 2])[0] >> 4) & 3
-        return ipv6(d[off + 8:off + 24]), ipv6(d[off + 24:off + 40]), ecn, 40 + plen, pos
+        word = struct.unpack('>I', d[off:off + 4])[0]
+        ecn = (word >> 20) & 3
+        return (ipv6(d[off + 8:off + 24]), ipv6(d[off + 24:off + 40]), ecn, 40 + plen, pos,
+                d[off + 7], word & 0xFFFFF)
     return None
 
 

@@ -1,6 +1,7 @@
 """rb-wire: the summary document (JSON), the --result check of the
 benchmark's counts against the wire's, and the CSV and human outputs."""
 
+import ipaddress
 import json
 import sys
 
@@ -53,6 +54,14 @@ FLOW_COLUMNS = ['src', 'dst', 'dest_qp', 'opcode', 'opcode_name', 'packets', 'by
     ['nak_' + s for s in SYNDROMES] + ['cnp', 'ecn_ce', 'wire_efficiency']
 
 
+def multicast(addr):
+    """A group address (224.0.0.0/4, ff00::/8): multicast UD's sends (-g)."""
+    try:
+        return ipaddress.ip_address(addr).is_multicast
+    except ValueError:
+        return False
+
+
 def report(flows, seen, reader, check, build):
     """The summary; build: (version, commit) of the rdmabench that analyses."""
     meta = {'tool': 'rdmabench', 'version': build[0], 'commit': build[1], 'program': PROG,
@@ -66,6 +75,7 @@ def report(flows, seen, reader, check, build):
     for fl in flows:
         fig = figures([fl])
         fig.update({'src': fl.key[0], 'dst': fl.key[1], 'dest_qp': '0x%06x' % fl.key[2],
+                    'multicast': multicast(fl.key[1]),
                     'acked_by_qp': '0x%06x' % fl.acked_by.key[2] if fl.acked_by else None})
         out['flows'].append(fig)
     if check:
@@ -129,6 +139,11 @@ def human_flow(title, fig, f):
     naks = ', '.join('%s %d' % (k, v) for k, v in fig['naks'].items() if v) or 'none'
     f.write('  retransmitted %d packets (%d PSNs), NAKs: %s, CNPs %d, ECN CE %d\n'
             % (fig['retransmitted_packets'], fig['retransmitted_psns'], naks, fig['cnp'], fig['ecn_ce']))
+    f.write('  UDP source ports %s, TTL/hop limit %s%s\n'
+            % (' '.join('%d' % p for p in fig['udp_source_ports']) or '-',
+               ' '.join('%d' % t for t in fig['ttl']) or '-',
+               ', IPv6 flow labels %s' % ' '.join('0x%x' % x for x in fig['ipv6_flow_labels'])
+               if fig['ipv6_flow_labels'] else ''))
     f.write('  wire efficiency %s (payload / frame bytes), %.6f s\n'
             % (fmt(fig['wire_efficiency'], '%.4f'), fig['duration_s']))
 
@@ -138,7 +153,8 @@ def print_human(doc, status, error, f):
     f.write('%s: %s (%s, %s): %d RoCE v2 packets of %d frames\n'
             % (PROG, m['capture'], m['format'], m['link_types'] or '-', m['roce_packets'], m['frames']))
     for fl in doc['flows']:
-        human_flow('%s -> %s, dest QP %s%s' % (fl['src'], fl['dst'], fl['dest_qp'],
+        human_flow('%s -> %s%s, dest QP %s%s' % (fl['src'], fl['dst'],
+                   ' (multicast group)' if fl['multicast'] else '', fl['dest_qp'],
                    ', ACKed on QP %s' % fl['acked_by_qp'] if fl['acked_by_qp'] else ''), fl, f)
     human_flow('total', doc['total'], f)
     chk = doc.get('result_check')

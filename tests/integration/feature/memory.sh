@@ -5,12 +5,15 @@
 # pool while a --use-hugepages run holds them (HugePages_Free drops), the
 # tests that touch buffer bytes from the CPU (the write ping-pong's byte,
 # atomics' results, --validate's payloads) on huge pages, and none
-# reserved: exit 1 naming --use-hugepages and nr_hugepages.  The guest's
-# pool is set here (/proc/sys/vm/nr_hugepages) and put back.  Sourced by
+# reserved, or too few free: exit 1 naming --use-hugepages and
+# nr_hugepages.  The guest's pool is set here (/proc/sys/vm/nr_hugepages)
+# and put back.  On a kernel whose rxe has no on-demand paging and no
+# udmabuf (bookworm's 6.1), --odp and --use-dmabuf are refused naming what
+# is missing (feature/odp.sh runs them on the newer kernel).  Sourced by
 # run-all.sh.
 
 # The cases below, skips included (tap_plan: lib.sh).
-tap_plan 7
+tap_plan 10
 
 t29_page=$(getconf PAGESIZE)
 # Hugepagesize in bytes (0: none on this kernel)
@@ -72,6 +75,12 @@ if [ -w /proc/sys/vm/nr_hugepages ] && [ "${t29_huge:-0}" -gt 0 ]; then
 		rb_check "$(rb_file server.csv)" 'int(r["validated_msgs"]) == 200' 'int(r["validate_errors"]) == 0'
 	tap_ok $? "rb_send_bw --validate --use-hugepages: 200 messages checked, none wrong"
 
+	# one page reserved and free, a buffer of more: the pool named
+	echo 1 >/proc/sys/vm/nr_hugepages
+	rb_bench "memory too few hugepages" rb_write_bw "-n 100 -s 1M --use_hugepages"
+	rb_failed 1 '--use-hugepages: [0-9]+ huge pages of [0-9]+ KiB needed, [01] free of the 1 reserved \(vm\.nr_hugepages\)'
+	tap_ok $? "rb_write_bw --use_hugepages -s 1M, one huge page reserved: both exit 1 naming vm.nr_hugepages and the pages needed"
+
 	echo 0 >/proc/sys/vm/nr_hugepages
 	rb_bench "memory no hugepages" rb_write_bw "-n 100 --use-hugepages"
 	rb_failed 1 '--use-hugepages: no huge pages reserved \(/proc/sys/vm/nr_hugepages is 0\)'
@@ -79,9 +88,28 @@ if [ -w /proc/sys/vm/nr_hugepages ] && [ "${t29_huge:-0}" -gt 0 ]; then
 	echo "$t29_old" >/proc/sys/vm/nr_hugepages
 else
 	for t29_c in "--use-hugepages: metadata and HugePages_Free" "write_lat --use-hugepages" \
-		"atomic_lat --use-hugepages" "send_bw --validate --use-hugepages" "--use-hugepages, none reserved"; do
+		"atomic_lat --use-hugepages" "send_bw --validate --use-hugepages" "--use-hugepages, too few free" \
+		"--use-hugepages, none reserved"; do
 		tap_skip "rb_* $t29_c" "/proc/sys/vm/nr_hugepages is not writable, or no huge pages here"
 	done
+fi
+
+# --odp where the device has no on-demand paging (rxe before Linux 6.14).
+if ibv_devinfo -v -d "$RB_DEV" 2>/dev/null | grep -q ODP_SUPPORT; then
+	tap_skip "rb_write_bw --odp refused" "$RB_DEV has on-demand paging here (feature/odp.sh runs it)"
+else
+	rb_bench "memory odp refused" rb_write_bw "-n 10 --odp"
+	rb_failed 1 "--odp: $RB_DEV has no on-demand paging \(its ODP capabilities are none"
+	tap_ok $? "rb_write_bw --odp on $RB_DEV without ODP: both exit 1 naming the device and what it lacks"
+fi
+
+# --use-dmabuf where the kernel has no udmabuf (CONFIG_UDMABUF unset in 6.1).
+if [ -e /dev/udmabuf ]; then
+	tap_skip "rb_write_bw --use-dmabuf without /dev/udmabuf" "/dev/udmabuf exists here (feature/odp.sh runs it)"
+else
+	rb_bench "memory no udmabuf" rb_write_bw "-n 10 --use-dmabuf"
+	rb_failed 1 '--use-dmabuf: cannot open /dev/udmabuf: .*CONFIG_UDMABUF'
+	tap_ok $? "rb_write_bw --use-dmabuf without /dev/udmabuf: both exit 1 naming it and CONFIG_UDMABUF"
 fi
 
 # The option's one spelling in messages; perftest's accepted too.

@@ -3,7 +3,7 @@
 # two-guest case files, side by side, each on its own ports and each until
 # guest B says that file is done (a file that will skip, tests/integration/lib/two-need.sh,
 # gets none):
-#   - rb-wire's benchmark servers (tests/wire/server.sh; 18700-18703);
+#   - rb-wire's benchmark servers (tests/wire/server.sh; 18700-18707);
 #   - the Slurm controller and first node (tests/integration/lib/two-slurm-server.sh; 6817, 6818);
 #   - rb_doctor --server (tests/integration/lib/two-doctor-server.sh; 18600).
 # Guest B runs the files in that order: the doctor's faults (its MTU

@@ -5,7 +5,11 @@
 # --result` and its summary is checked: exact counts of opcodes, messages,
 # packets per message, ACKs, retransmissions.  The last run drops 5 % of the
 # UDP 4791 packets this guest sends (tc netem behind a u32 filter) and must
-# show retransmissions and still complete.  Skips (not a pass) outside that
+# show retransmissions and still complete.  The multicast run (-g) before it
+# must show its sends addressed to the group.  The paced run (--rate_limit=2
+# Mbps, --burst_size=16, -n 480: 2 s) is checked on the capture's timestamps
+# (wire_bursts): its request packets come in runs of 16 between gaps of
+# 10 ms and more (a burst is due every 65.5 ms).  Skips (not a pass) outside that
 # test bed (RB_PEER unset) or without tcpdump or python3 (tests/integration/lib/two-need.sh).
 # At the end it writes $RB_WIRE_SHARED/done: guest A waits for it.
 
@@ -13,7 +17,7 @@
 . "$top_srcdir/tests/integration/lib/two-need.sh"
 rb_wire=$top_builddir/scripts/tools/rb-wire
 [ -x "$rb_wire" ] || rb_wire=$top_srcdir/scripts/tools/rb-wire.in
-wire_names="send_lat write_bw read_lat loss"
+wire_names="send_lat write_bw read_lat mcast flow_label reversed pacing loss"
 
 # wire_check FILE EXPR...: each Python expression over t (the total), f (the
 # flows), d (the document) must hold; the failing ones become "# " lines.
@@ -51,6 +55,41 @@ wire_run() {
 		--csv="$RB_CASE_DIR/client.csv" "$RB_PEER" >"$RB_WIRE_JSON" 2>"$RB_CASE_DIR/client.err" </dev/null
 	echo $? >"$RB_CASE_DIR/client.rc"
 	[ "$(cat "$RB_CASE_DIR/client.rc")" = 0 ] || { sed 's/^/# /' "$RB_CASE_DIR/client.err" | tail -n 15; return 1; }
+}
+
+# wire_bursts PCAP SRC N LO HI: the RoCE v2 request packets SRC sent (ACKs
+# left out) number LO..HI, and split at gaps of 10 ms or more they form
+# runs of N packets: at least half the runs exactly N, none above 2 N.
+wire_bursts() {
+	python3 - "$@" <<'PY'
+import struct, sys
+path, src, n, lo, hi = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+d = open(path, 'rb').read()
+scale = 1e9 if struct.unpack('<I', d[:4])[0] == 0xa1b23c4d else 1e6
+skip = 14 if struct.unpack('<I', d[20:24])[0] == 1 else 16
+srcb, off, ts = bytes(int(x) for x in src.split('.')), 24, []
+while off + 16 <= len(d):
+    s, us, incl, _ = struct.unpack('<IIII', d[off:off + 16])
+    ip = d[off + 16 + skip:off + 16 + incl]
+    off += 16 + incl
+    if len(ip) < 28 or ip[9] != 17 or ip[12:16] != srcb:
+        continue
+    h = (ip[0] & 15) * 4
+    if struct.unpack('>H', ip[h + 2:h + 4])[0] == 4791 and len(ip) > h + 8 and ip[h + 8] != 0x11:
+        ts.append(s + us / scale)
+runs, cur = [], 1
+for a, b in zip(ts, ts[1:]):
+    if b - a >= 0.010:
+        runs.append(cur)
+        cur = 1
+    else:
+        cur += 1
+runs.append(cur)
+exact = sum(r == n for r in runs)
+print('# %d request packets, %d runs between gaps of 10 ms+, %d of them %d packets, the longest %d'
+      % (len(ts), len(runs), exact, n, max(runs)))
+sys.exit(0 if lo <= len(ts) <= hi and 2 * exact >= len(runs) and max(runs) <= 2 * n else 1)
+PY
 }
 
 wire_diag() {
@@ -117,6 +156,46 @@ else
 		"all(c['match'] for c in d['result_check']['rows'])"
 	tap_ok $? "rb-wire: rb_read_lat -s 64: $n Read Requests and $n Read Response Only, as the benchmark counted"
 	[ -s "$RB_WIRE_JSON" ] && wire_diag "$RB_WIRE_JSON"
+
+	# multicast UD (-g): guest A's 2 QPs joined the group; guest B's 2 QPs
+	# send 200 each to it, across the NIC (losses tolerated, as UD's)
+	wire_run mcast && wire_check "$RB_WIRE_JSON" "d['status'] == 'complete'" \
+		"[(x['dst'], x['dest_qp'], x['multicast']) for x in f if ops(x, 'UD SEND Only')] == [('239.2.201.133', '0xffffff', True)]" \
+		"ops(t, 'UD SEND Only') == 400" &&
+		rb_check "$RB_CASE_DIR/client.csv" 'status == "complete"' "int(r['mc_sent']) == 400" \
+			"int(r['mc_received']) + int(r['mc_lost']) == 800" "int(r['mc_recv_min']) >= 200" \
+			"meta['mgid'] == '::ffff:239.2.201.133'" "int(meta['mc_recv_qps']) == 2"
+	tap_ok $? "rb-wire: rb_send_bw -g between the guests: 400 UD SENDs to the group 239.2.201.133 (QPN 0xffffff), guest A's 2 QPs counted against them"
+
+	# --flow_label (both sides): RoCE v2's UDP source port is the kernel's
+	# rdma_get_udp_sport of the QP's label, 0xC000 | (low 14 bits ^ high 6),
+	# computed here on its own: each way, QPs 0 and 2 share one port, 1 and
+	# 3 the other; the TTL is the route's (-L is refused on RoCE)
+	sp="(lambda fl: 0xC000 | ((fl & 0x3FFF) ^ ((fl & 0xFC000) >> 14)))"
+	ports="[p for x in way('%s') for p in x['udp_source_ports']]"
+	want="sorted([$sp(0x12345), $sp(0xABC)] * 2)"
+	wire_run flow_label && wire_check "$RB_WIRE_JSON" "d['status'] == 'complete'" \
+		"list(t['message_sizes']) == ['WRITE'] and list(t['message_sizes']['WRITE']) == ['1024']" \
+		"all(c['match'] for c in d['result_check']['rows'])" \
+		"len(way('192.0.2.2')) == 4 and len(way('192.0.2.1')) == 4" \
+		"sorted($(printf "$ports" 192.0.2.2)) == $want" \
+		"sorted($(printf "$ports" 192.0.2.1)) == $want" \
+		"$sp(0x12345) == 0xE341 and $sp(0xABC) == 0xCABC" "t['ttl'] == [64]"
+	tap_ok $? "rb-wire: rb_write_bw -q 4 --flow_label=0x12345,0xabc: each way one UDP source port per label (0xE341 for QPs 0 and 2, 0xCABC for 1 and 3, rdma_get_udp_sport's), TTL the route's 64"
+	[ -s "$RB_WIRE_JSON" ] && wire_diag "$RB_WIRE_JSON" &&
+		python3 -c "import json,sys; d=json.load(open(sys.argv[1])); [print('# %s -> %s QP %s: ports %s, TTL %s' % (x['src'], x['dst'], x['dest_qp'], x['udp_source_ports'], x['ttl'])) for x in d['flows']]" "$RB_WIRE_JSON"
+
+	# --reversed: guest B connects (HOST given) but guest A, the server, writes
+	wire_run reversed && wire_check "$RB_WIRE_JSON" "d['status'] == 'complete'" \
+		"[x['message_sizes'] for x in way('192.0.2.1')] == [{'WRITE': {'1024': 20}}]" \
+		"ops(t, 'RC RDMA WRITE Only') - t['retransmitted_packets'] == 20" \
+		"all(ops(x, 'RC RDMA WRITE Only') == 0 and x['acks'] == 0 for x in way('192.0.2.2'))"
+	tap_ok $? "rb-wire: rb_write_bw --reversed, the client in guest B: the 20 writes go from the server (guest A) to B, B only acknowledges"
+	[ -s "$RB_WIRE_JSON" ] && wire_diag "$RB_WIRE_JSON"
+
+	wire_run pacing && wire_bursts "$RB_CASE_DIR/run.pcap" "$RB_IP" 16 480 500 &&
+		wire_check "$RB_WIRE_JSON" "d['status'] == 'complete'" "all(c['match'] for c in d['result_check']['rows'])"
+	tap_ok $? "rb-wire: rb_write_bw --rate_limit=2 --rate_units=Mbps --burst_size=16 -n 480 -s 1024 (2 s): its 480 writes in runs of 16 packets between gaps of 10 ms and more"
 
 	if wire_loss_on; then
 		wire_run loss && wire_check "$RB_WIRE_JSON" "d['status'] == 'complete'" \
