@@ -212,12 +212,12 @@ static inline uint8_t *qps_cpu_tx_buf(const struct rb_qps *q, int i, uint64_t k)
  * in its own buffer with --mr_per_qp (the device's address, the CPU's). */
 static inline uintptr_t qps_addr_at(const struct rb_qps *q, int a, size_t off)
 {
-	return q->nbufs > 1 ? (uintptr_t)q->area[a].addr + qps_in_area(q, a, off) : (uintptr_t)q->buf.addr + off;
+	return (uintptr_t)q->area[a].addr + qps_in_area(q, a, off);
 }
 
 static inline uint8_t *qps_cpu_at(const struct rb_qps *q, int a, size_t off)
 {
-	return q->nbufs > 1 ? q->area[a].cpu + qps_in_area(q, a, off) : (uint8_t *)q->buf.cpu + off;
+	return q->area[a].cpu + qps_in_area(q, a, off);
 }
 
 /* The lkey of the MR that holds QP i's area (its own with --mr_per_qp). */
