@@ -4,6 +4,7 @@ tests/integration/prog/compat.sh ran it (the grammar: lines.txt's head).
     check.py --plan PLAN               every entry of plan.py's output
     check.py DIR run CHECK...
     check.py DIR refuse OPTION [TEXT...]
+    check.py DIR fail TEXT...
 
 DIR is the case folder: server.rc, client.rc, server.err, client.err,
 client.out, client.json (our --json), client.out_json (perftest's
@@ -43,6 +44,21 @@ def check_refuse(d, words):
         for text in words:
             if text.lower() not in err.lower():
                 bad.append('%s\'s stderr does not name "%s"' % (side, text))
+    return bad
+
+
+def check_fail(d, words):
+    """fail TEXT...: accepted, then a runtime failure: both sides exit 1
+    (the server when its peer never came), the client's stderr naming each
+    TEXT (what failed and what to check)."""
+    bad = []
+    for side, rc in rcs(d).items():
+        if rc != '1':
+            bad.append('%s exited %s, not 1 (a runtime failure)' % (side, rc))
+    err = (read(d, 'client.err') or '').lower()
+    if 'unknown option' in err:
+        bad.append('client says "unknown option"')
+    bad += ['client\'s stderr does not name "%s"' % t for t in words if t.lower() not in err]
     return bad
 
 
@@ -161,6 +177,8 @@ def check_run(d, words):
 
 def check(d, expect):
     outcome, *words = expect.split()
+    if outcome == 'fail':
+        return check_fail(d, words)
     return check_refuse(d, words) if outcome == 'refuse' else check_run(d, words)
 
 

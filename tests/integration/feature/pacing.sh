@@ -1,4 +1,4 @@
-# needs: one-guest lane
+# needs: one-guest quiet
 # Pacing (#36): --rate_limit=SW on write and send bandwidth, at rates well
 # below what rxe reaches in the guest (~25000 messages/s of 1 KiB, ~200
 # Mb/s), so that an unpaced run fails every rate check here.  The rate is
