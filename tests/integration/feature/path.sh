@@ -79,8 +79,9 @@ tap_ok $? "refused with exit 2: a label above 0xFFFFF (naming it), --retry_count
 
 # --wait_destroy: the client's QP outlives its results by the wait (rdma
 # resource show qp, its QP number from --verbose, polled from when the
-# results are written).
-watch_qp() { # DIR OUT: "SECONDS-SINCE-RESULTS LISTED" lines, until 3.5 s after the results
+# results are written).  4 s, not 2: in a loaded guest one `rdma` call
+# took 2 s, so a 2 s wait left no sample inside it (CI run 9).
+watch_qp() { # DIR OUT: "SECONDS-SINCE-RESULTS LISTED" lines, until 6.5 s after the results
 	local t0="" now qpn="" n end=$((SECONDS + 20))
 	while ((SECONDS < end)); do
 		now=$EPOCHREALTIME
@@ -91,7 +92,7 @@ watch_qp() { # DIR OUT: "SECONDS-SINCE-RESULTS LISTED" lines, until 3.5 s after 
 		if [ -n "$qpn" ]; then
 			n=$(rdma resource show qp lqpn $((16#$qpn)) 2>/dev/null | grep -c "lqpn $((16#$qpn)) ")
 			echo "$(awk -v a="$now" -v b="$t0" 'BEGIN { printf "%.2f", a - b }') $n" >>"$2"
-			awk -v a="$now" -v b="$t0" 'BEGIN { exit !(a - b > 3.5) }' && break
+			awk -v a="$now" -v b="$t0" 'BEGIN { exit !(a - b > 6.5) }' && break
 		fi
 		rb_nap_ms 50
 	done
@@ -104,14 +105,14 @@ else
 	rm -f "$qps"
 	watch_qp "$RB_CASE_DIR" "$qps" &
 	wpid=$!
-	rb_csv "path wait destroy" rb_write_bw "-s 1K -n 40" "--verbose --wait_destroy 2"
+	rb_csv "path wait destroy" rb_write_bw "-s 1K -n 40" "--verbose --wait_destroy 4"
 	st=$?
 	wait "$wpid"
-	late=$(awk '$1 >= 1.2 && $2 > 0' "$qps" 2>/dev/null | wc -l)
-	after=$(awk '$1 >= 3.0 && $2 > 0' "$qps" 2>/dev/null | wc -l)
+	late=$(awk '$1 >= 1.0 && $2 > 0' "$qps" 2>/dev/null | wc -l)
+	after=$(awk '$1 >= 6.0 && $2 > 0' "$qps" 2>/dev/null | wc -l)
 	[ "$st" = 0 ] && [ "$late" -gt 0 ] && [ "$after" = 0 ] &&
-		grep -q -- '--wait_destroy: waiting 2 s before destroying' "$(rb_file client.err)" &&
-		rb_check "$(rb_file client.csv)" 'meta["wait_destroy_s"] == 2' -- "$(rb_file server.csv)" '"wait_destroy_s" not in meta'
-	tap_ok $? "--wait_destroy 2 (client): its QP still listed 1.2 s after its results were written, gone by 3 s; said, and in the metadata"
+		grep -q -- '--wait_destroy: waiting 4 s before destroying' "$(rb_file client.err)" &&
+		rb_check "$(rb_file client.csv)" 'meta["wait_destroy_s"] == 4' -- "$(rb_file server.csv)" '"wait_destroy_s" not in meta'
+	tap_ok $? "--wait_destroy 4 (client): its QP still listed 1 s or more after its results were written, gone by 6 s; said, and in the metadata"
 	[ "$late" -gt 0 ] && [ "$after" = 0 ] || tap_diag "seconds after the results, QP listed: $(tr '\n' ';' <"$qps" 2>/dev/null)"
 fi
