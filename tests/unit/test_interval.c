@@ -309,6 +309,50 @@ static void test_window_stalled(void)
 	   "-D 2, first look at 0.6 s: open, closed at 2.1 s with the 8 messages between");
 }
 
+/* A loop that looks at the clock once per burst (CI run 11: -s 1M, 0.6 to
+ * 1.4 s between looks, --interval=0.05), its last look `before` ns short of
+ * a grid point, then SIGINT: the loop's end looks again `after` ns past
+ * it.  Every whole interval covers at least half of --interval, whatever
+ * the looks' place against the grid. */
+static void drive_looks(struct rb_session *s, struct ivl *iv, struct window *win,
+			const uint64_t *t, int n)
+{
+	window_init_at(win, s, 0);
+	for (int i = 0; i < n; i++) {
+		window_tick_at(win, s, t[i], (uint64_t)i + 1, 0);
+		ivl_tick(iv, s, win, t[i], (uint64_t)i + 1, 0);
+	}
+	window_close_rx(win, t[n - 1], (uint64_t)n, 0);
+	ivl_finish(iv, s, win);
+}
+
+static void test_engine_bursty(void)
+{
+	struct rb_session s;
+	struct rb_options o;
+	struct cut c;
+	struct ivl iv;
+	struct window win;
+	int bad = 0, runs = 0;
+
+	for (uint64_t before = 1000; before < 49000000u; before += 3999991u)
+		for (uint64_t after = 1000; after < 60000000u; after += 7000001u) {
+			/* warm-up 1 s; looks at 1.8, 2.6, then just short of 3.5 s */
+			uint64_t t[5] = { 1000000000u, 1800000000u, 2600000000u, 3500000000u - before,
+					  3500000000u + after };
+
+			session_make(&s, &o, &c, 0.05, -1, 1);
+			ivl_init(&iv, &s);
+			drive_looks(&s, &iv, &win, t, 5);
+			runs++;
+			bad += !tiles(&c, &win);
+			for (int i = 0; i < c.n && i < 64; i++)
+				bad += !c.partial[i] && c.end[i] - c.start[i] < 25000000u;
+			ivl_free(&iv);
+		}
+	ok(runs > 100 && bad == 0, "looks 0.8 s apart, --interval=0.05, the last just short of a grid point, SIGINT just past it (%d runs): no whole interval under 0.025 s", runs);
+}
+
 int main(void)
 {
 	test_window_stalled();
@@ -319,5 +363,6 @@ int main(void)
 	test_observe_partial();
 	test_engine_duration();
 	test_engine_sigint();
+	test_engine_bursty();
 	return tap_done();
 }
