@@ -98,7 +98,7 @@ static int gpu_touch_check(const struct rb_options *o)
 	if (o->rocm_given)
 		return options_usage_error("--gpu_touch: the touch is CUDA's (perftest's too: CUDA and OpenCL memory only); ROCm memory is never touched: drop --gpu_touch or give --use_cuda=ID");
 	if (!o->cuda_given && !o->cuda_bus_id)
-		return options_usage_error("--gpu_touch has a GPU touch the buffers' pages: in host memory (no --use_cuda) there is no GPU to touch them and it means nothing; give --use_cuda=ID (and --odp) or drop it");
+		return options_usage_error("--gpu_touch makes the GPU touch the buffers' pages: in host memory (no --use_cuda) there is no GPU to touch them, so it means nothing there; give --use_cuda=ID (and --odp), or drop --gpu_touch");
 	if (!o->odp)
 		return options_usage_error("--gpu_touch exercises on-demand paging: the GPU touches the pages of an ODP MR (perftest takes it only with --odp); give --odp too");
 	if (o->validate)
