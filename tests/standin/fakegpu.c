@@ -86,13 +86,15 @@ EXPORT void rb_standin_counts(unsigned long c[7])
 	memcpy(c, v, sizeof(v));
 }
 
-/* For tests/unit/test_mem_gpu.c: --gpu_touch's passes, streams and events live. */
-EXPORT void rb_standin_touch(long c[3])
+/* For tests/unit/test_mem_gpu.c: --gpu_touch's passes, streams and events
+ * live, and the calls refused so far. */
+EXPORT void rb_standin_touch(long c[4])
 {
 	pthread_mutex_lock(&g.lock);
 	c[0] = (long)g.touches;
 	c[1] = g.streams;
 	c[2] = g.events;
+	c[3] = (long)__atomic_load_n(&g.errors, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&g.lock);
 }
 

@@ -238,13 +238,13 @@ static void test_standin(void)
 	   c[2], c[3], c[5]);
 }
 
-/* The stand-in's touch counts: passes, streams and events live. */
-static void touch_counts(long c[3])
+/* The stand-in's touch counts: passes, streams and events live, calls refused. */
+static void touch_counts(long c[4])
 {
 	void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
 	void (*f)(long *) = h ? (void (*)(long *))dlsym(h, "rb_standin_touch") : NULL;
 
-	c[0] = c[1] = c[2] = -1;
+	c[0] = c[1] = c[2] = c[3] = -1;
 	if (f)
 		f(c);
 }
@@ -252,7 +252,7 @@ static void touch_counts(long c[3])
 /* Wait (5 s at most) for the passes to reach n. */
 static long touch_wait(long n)
 {
-	long c[3];
+	long c[4];
 
 	for (int i = 0; i < 500; i++) {
 		touch_counts(c);
@@ -267,7 +267,7 @@ static void test_touch_once(void)
 {
 	struct mem_buf b;
 	char text[256];
-	long c0[3], c[3];
+	long c0[4], c[4];
 
 	touch_counts(c0);
 	is_int(alloc(&b, "cuda", 100000, (struct mem_dev){ .touch = GPU_TOUCH_ONCE }), 0, "--gpu_touch=once: 128 KiB on GPU 0");
@@ -279,7 +279,8 @@ static void test_touch_once(void)
 	   "... the metadata's text: %s", text);
 	mem_free(&b);
 	touch_counts(c);
-	ok(c[0] == c0[0] + 1 && c[1] == c0[1] && c[2] == c0[2], "... freed: no more passes, stream and event destroyed");
+	ok(c[0] == c0[0] + 1 && c[1] == c0[1] && c[2] == c0[2] && c[3] == c0[3],
+	   "... freed: no more passes, stream and event destroyed, no call refused (%ld)", c[3] - c0[3]);
 }
 
 /* Pinned to CPU 0 as the measuring thread is: the touch's thread runs apart. */
@@ -288,7 +289,7 @@ static void test_touch_infinite(void)
 	struct mem_buf b;
 	unsigned char *all = malloc(128 * 1024);
 	char text[300];
-	long c0[3], c[3], after;
+	long c0[4], c[4], after;
 	cpu_set_t one, was;
 	bool pinned, zeros = true, rest = true;
 
@@ -318,7 +319,8 @@ static void test_touch_infinite(void)
 	after = c[0];
 	usleep(50000);
 	touch_counts(c);
-	ok(c[0] == after && c[1] == c0[1] && c[2] == c0[2], "... freed: the thread joined (no pass after), stream and event destroyed");
+	ok(c[0] == after && c[1] == c0[1] && c[2] == c0[2] && c[3] == c0[3],
+	   "... freed: the thread joined (no pass after), stream and event destroyed, no call refused (%ld)", c[3] - c0[3]);
 	sched_setaffinity(0, sizeof(was), &was);
 	free(all);
 }
