@@ -54,7 +54,7 @@ t37_touch_run infinite rb_write_bw "-D 2 -s 4096 --gpu_touch=infinite" &&
 		"meta['gpu_touch'] == 'infinite'" "meta['memory_touch'].startswith('infinite: cuMemsetD2D8Async')" &&
 	t37_touch_log 2+
 t37_ok=$?
-tap_diag "memory_touch: $(grep -o 'infinite: cuMemsetD2D8Async.*' "$(rb_file client.csv)" | head -n 1 | cut -c 1-320); passes: $(grep -o 'pid [0-9]* exit .*touches [0-9]*' "$(rb_file standin.log)" | sed 's/.*touches //' | tr '\n' ' ')"
+tap_diag "$(rb_meta_lines "$(rb_file client.csv)" | grep '^# memory_touch=' | sed 's/^# //' | cut -c 1-330); passes: $(grep -o 'pid [0-9]* exit .*touches [0-9]*' "$(rb_file standin.log)" | sed 's/.*touches //' | tr '\n' ' ')"
 tap_ok $t37_ok "rb_write_bw -D 2 --use_cuda=0 --odp --gpu_touch=infinite (stand-in): complete while the passes went on (2 or more per side), the thread stopped, all freed"
 
 t37_touch_run "send infinite" rb_send_bw "-n 400 -s 4096 -r 64 -t 32 --gpu_touch=infinite" &&
