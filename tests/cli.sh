@@ -48,7 +48,7 @@ value_for() {
 	atomic-type) value=FETCH_AND_ADD ;; percentiles) value=50,99 ;; cpu) value=0 ;;
 	report-counters) value=port_xmit_data ;; bind | source-ip) value=127.0.0.1 ;;
 	size) value=64 ;; numa-node) value=0 ;; min-bw) value=1Gb/s ;; load) value=write_bw ;;
-	output) value=bandwidth ;; MGID) value=ff0e::1 ;; rate-units) value=Mbps ;; rate-limit-type) value=SW ;;
+	output) value=bandwidth ;; MGID) value=ff0e::1 ;; gpu-touch) value=once ;; rate-units) value=Mbps ;; rate-limit-type) value=SW ;;
 	payload-file-path) value=$tmp/payload.txt ;;
 	*) case $2 in FILE) value=$tmp/out.file ;; *) value=2 ;; esac ;;
 	esac

@@ -7,8 +7,10 @@
  * allocation on the GPU asked for, the driver's word that it is device
  * memory, the dma-buf export, copies both ways at several offsets and
  * sizes compared byte for byte, the host copy --validate works on, the
- * copy rates (--bounce's cost per byte on this machine), the refusals, and
- * everything freed.  Built and run by scripts/dev/gpu-proof.sh; prints TAP
+ * copy rates (--bounce's cost per byte on this machine), the refusals,
+ * --gpu_touch's passes (cuMemsetD2D8Async on a stream: once, and infinite
+ * on its thread, the bytes it set, its rate and CPU cost, stopped at the
+ * free), and everything freed.  Built and run by scripts/dev/gpu-proof.sh; prints TAP
  * and "# " notes; exit 0 when every check held.
  */
 #include <errno.h>
@@ -17,9 +19,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/options.h"
 #include "lib/log.h"
 #include "verbs/mem.h"
 
@@ -203,6 +207,76 @@ static void test_dmabuf(int gpu)
 	release(&b);
 }
 
+/* The passes that --gpu_touch's text says were done so far. */
+static unsigned long touch_passes(const struct mem_buf *b)
+{
+	char text[300];
+	const char *p;
+	unsigned long k = 0;
+
+	b->ops->touch_text(b, text, sizeof(text));
+	p = strrchr(text, ';');
+	if (p)
+		sscanf(p + 1, " %lu pass", &k);
+	return k;
+}
+
+static double cpu_s(void)
+{
+	struct rusage u;
+
+	getrusage(RUSAGE_SELF, &u);
+	return (double)u.ru_utime.tv_sec + u.ru_utime.tv_usec / 1e6 + (double)u.ru_stime.tv_sec + u.ru_stime.tv_usec / 1e6;
+}
+
+/* --gpu_touch: once (a pass in the allocation), infinite (passes on a
+ * thread until the free), the bytes set: byte 0 of every 4096 only. */
+static void test_touch(int gpu)
+{
+	size_t len = 64u << 20, bad = 0;
+	struct mem_buf b;
+	uint8_t *h = malloc(len);
+	double t0, c0, t1, c1;
+	unsigned long p0, p1;
+	int err = alloc(&b, len, (struct mem_dev){ .id = gpu, .touch = GPU_TOUCH_ONCE });
+
+	check(err == 0 && touch_passes(&b) == 1, "%s: --gpu_touch=once, 64 MiB: %lld pass in the allocation",
+	      "touch", err ? -1 : (long long)touch_passes(&b));
+	if (!err)
+		release(&b);
+	err = alloc(&b, len, (struct mem_dev){ .id = gpu, .touch = GPU_TOUCH_INFINITE });
+	check(err == 0 && h, "%s: --gpu_touch=infinite, 64 MiB: its thread started%.0lld", "touch", 0);
+	if (err || !h) {
+		free(h);
+		return;
+	}
+	memset(h, 0xa5, len);
+	err = b.ops->from_host(&b, 0, h, len);
+	p0 = touch_passes(&b);
+	t0 = now();
+	c0 = cpu_s();
+	usleep(500000);
+	t1 = now();
+	c1 = cpu_s();
+	p1 = touch_passes(&b);
+	printf("# infinite: %lu passes over %zu pages in %.3f s (%.1f us a pass); the process's CPU time %.3f s "
+	       "in that wall time (the touch's thread: the main one sleeps)\n", p1 - p0, len / 4096, t1 - t0,
+	       p1 > p0 ? (t1 - t0) * 1e6 / (double)(p1 - p0) : 0.0, c1 - c0);
+	check(!err && p1 >= p0 + 2, "%s: the passes went on after the allocation (%lld in 0.5 s)", "touch",
+	      (long long)(p1 - p0));
+	err = b.ops->to_host(h, &b, 0, len);
+	for (size_t i = 0; i < len; i++)
+		bad += h[i] != (i % 4096 ? 0xa5 : 0);
+	check(!err && !bad, "%s: byte 0 of every 4096 set to 0, the rest as written (%lld bytes otherwise)", "touch",
+	      (long long)bad);
+	t0 = now();
+	release(&b);
+	t1 = now() - t0;
+	printf("# infinite: the free (the thread stopped and joined, then the stream, event, memory) took %.3f ms\n", t1 * 1e3);
+	check(t1 < 10, "%s: freed, its thread stopped first%.0lld", "touch", 0);
+	free(h);
+}
+
 static void test_refusals(void)
 {
 	struct mem_buf b;
@@ -221,6 +295,7 @@ int main(int argc, char **argv)
 	test_plain(gpu);
 	test_stage(gpu);
 	test_dmabuf(gpu);
+	test_touch(gpu);
 	test_refusals();
 	printf("1..%d\n", n);
 	return failed != 0;

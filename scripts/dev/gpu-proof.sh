@@ -4,7 +4,9 @@
 # device: for a machine with a GPU (none of them has an RDMA device), where
 # it proves allocation, the driver's word that the memory is the GPU's, the
 # dma-buf export, copies compared byte for byte, --validate's host copy,
-# the copy rates (--bounce's cost per byte), the refusals; and here against
+# the copy rates (--bounce's cost per byte), --gpu_touch's passes (once,
+# infinite: the bytes set, the rate, the thread's CPU time, stopped at the
+# free), the refusals; and here against
 # tests/standin's stand-in (LD_LIBRARY_PATH=build/tests/standin) to try it.
 #
 #   scripts/dev/gpu-proof.sh [--bin FILE] [--out DIR] [GPU]

@@ -128,7 +128,7 @@ const struct opt_compat options_compat[] = {
 	{ "use_opencl", 0, 1, PC_MEMORY, GPU_USE, "accelerator memory" },
 	{ "opencl_platform_id", 0, 1, PC_MEMORY, GPU_USE, "accelerator memory" },
 	{ "use_ib_dm_dmabuf", 0, 1, PC_MEMORY, GPU_USE, "device memory (dma-buf)" },
-	{ "gpu_touch", 0, 1, PC_MEMORY, GPU_USE, GPU },
+	{ "gpu_touch", 0, 1, PC_SAME, "gpu-touch", NULL },
 	{ "mmap", 0, 1, PC_MEMORY, "host memory (the default) until then", "buffers in an mmap'd file" },
 	{ "mmap-offset", 0, 1, PC_MEMORY, "host memory (the default) until then", "buffers in an mmap'd file" },
 	{ "ipv6", 0, 0, PC_NOOP, NULL, "the GID is chosen by type (RoCE v2 IPv4-mapped, then IPv6) or given with -x: give -x for an IPv6 GID" },

@@ -41,6 +41,10 @@ enum pt_output { PT_OUT_NONE, PT_OUT_BW, PT_OUT_MR, PT_OUT_LAT };
 
 /* --rate_limit_type: who paces (SW: the posting loop; HW, PP: the device). */
 enum rate_type { RT_SW, RT_HW, RT_PP };
+/* --gpu_touch (perftest's): the GPU writes a byte of each 4 KiB page of
+ * the buffer, once before registration or again and again until it is
+ * freed (verbs/mem_cuda.c). */
+enum gpu_touch { GPU_TOUCH_NONE, GPU_TOUCH_ONCE, GPU_TOUCH_INFINITE };
 
 struct rb_options {
 	/* device */
@@ -134,6 +138,7 @@ struct rb_options {
 	bool rocm_given;
 	bool rocm_dmabuf;           /* --use_rocm_dmabuf */
 	bool bounce;                /* --bounce: staged through a host buffer */
+	enum gpu_touch gpu_touch;   /* --gpu_touch=once|infinite (CUDA memory, --odp) */
 	/* output */
 	bool report_gbits;
 	double pcts[STATS_MAX_PCT];

@@ -34,6 +34,7 @@ const struct opt_name atomic_names[] = { { "FETCH_AND_ADD", ATOMIC_FETCH_ADD }, 
 const struct opt_name pt_output_names[] = { { "bandwidth", PT_OUT_BW }, { "message_rate", PT_OUT_MR }, { "latency", PT_OUT_LAT }, { NULL, 0 } };
 static const struct opt_name rate_unit_names[] = { { "Gbps", PACE_GBPS }, { "Mbps", PACE_MBPS }, { "MiBps", PACE_MIBPS }, { "pps", PACE_PPS }, { "g", PACE_GBPS }, { "M", PACE_MIBPS }, { "p", PACE_PPS }, { NULL, 0 } };
 static const struct opt_name rate_type_names[] = { { "SW", RT_SW }, { "HW", RT_HW }, { "PP", RT_PP }, { NULL, 0 } };
+static const struct opt_name gpu_touch_names[] = { { "once", GPU_TOUCH_ONCE }, { "infinite", GPU_TOUCH_INFINITE }, { NULL, 0 } };
 static const struct opt_name clock_names[] = { { "auto", CLK_AUTO }, { "tsc", CLK_TSC }, { "monotonic", CLK_MONOTONIC }, { NULL, 0 } };
 
 /* clang-format off */
@@ -135,6 +136,7 @@ static const struct opt_row rows[] = {
 	{ "use-cuda-dmabuf", 0, OT_FLAG, NULL, F(cuda_dmabuf), .group = G_PLACE, .help = "with --use-cuda: register the GPU memory through a dma-buf fd (ibv_reg_dmabuf_mr)" },
 	{ "use-rocm", 0, OT_INT, "ID", F(rocm_dev), R(0, 1023), GIVEN(rocm_given), .group = G_PLACE, .help = "buffers in the memory of ROCm GPU ID (libamdhip64.so loaded at run time), registered as peer memory" },
 	{ "use-rocm-dmabuf", 0, OT_FLAG, NULL, F(rocm_dmabuf), .group = G_PLACE, .help = "with --use-rocm: register the GPU memory through a dma-buf fd (libhsa-runtime64's export)" },
+	{ "gpu-touch", 0, OT_ENUM, "once|infinite", F(gpu_touch), .names = gpu_touch_names, .group = G_PLACE, .help = "with --use-cuda and --odp: the GPU writes a byte of each 4 KiB page of the buffer (cuMemsetD2D8Async), once before the MR is registered, or pass after pass until the buffer is freed (infinite)", META(491, "gpu_touch", "GPU touch", MW_SET, 0) },
 	{ "bounce", 0, OT_FLAG, NULL, F(bounce), .feat = FEAT_BANDWIDTH, .group = G_PLACE, .help = "register a host buffer and copy each message through it (to it before a send or write, from it after a receive or read): the cost of no GPUDirect" },
 	/* multicast UD (-g, -M): verbs/mcast.h */
 	{ "mcg", 'g', OT_FLAG, NULL, F(mcg), .feat = FEAT_MCG, .group = G_TEST, .help = "multicast (-c UD): the server's -q QPs join a group, the client's send to it; each receiving QP's messages and losses counted", PEER(60, "multicast (-g/--mcg)"), META_ON(160, "multicast", "Multicast", MW_SET, "yes", NULL) },

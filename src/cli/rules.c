@@ -88,6 +88,26 @@ static int imm_srq_check(const struct rb_bench *b, struct rb_options *o)
 	return 0;
 }
 
+/* --gpu_touch (perftest's rules): CUDA memory registered on demand; the
+ * GPU's writes (zeros) would overwrite --validate's patterns, and --bounce
+ * registers a host buffer the GPU never touches. */
+static int gpu_touch_check(const struct rb_options *o)
+{
+	if (o->gpu_touch == GPU_TOUCH_NONE)
+		return 0;
+	if (o->rocm_given)
+		return options_usage_error("--gpu_touch: the touch is CUDA's (perftest's too: CUDA and OpenCL memory only); ROCm memory is never touched: drop --gpu_touch or give --use_cuda=ID");
+	if (!o->cuda_given && !o->cuda_bus_id)
+		return options_usage_error("--gpu_touch makes the GPU touch the buffers' pages: in host memory (no --use_cuda) there is no GPU to touch them, so it means nothing there; give --use_cuda=ID (and --odp), or drop --gpu_touch");
+	if (!o->odp)
+		return options_usage_error("--gpu_touch exercises on-demand paging: the GPU touches the pages of an ODP MR (perftest takes it only with --odp); give --odp too");
+	if (o->validate)
+		return options_usage_error("--gpu_touch writes zeros into the buffer while it is in use: --validate's patterns would be overwritten (perftest refuses --data_validation with it too); drop one");
+	if (o->bounce)
+		return options_usage_error("--gpu_touch touches the registered GPU memory, and --bounce registers a host buffer instead: drop one");
+	return 0;
+}
+
 /* GPU memory (#37): one GPU kind, its dma-buf with it, not with huge pages. */
 static int gpu_check(const struct rb_bench *b, const struct rb_options *o)
 {
@@ -115,6 +135,8 @@ static int gpu_check(const struct rb_bench *b, const struct rb_options *o)
 	if ((cuda || rocm) && o->hugepages)
 		return options_usage_error("--use-hugepages and --use_%s cannot be combined: the buffers are in the GPU's memory",
 				   cuda ? "cuda" : "rocm");
+	if (gpu_touch_check(o))
+		return -EINVAL;
 	return 0;
 }
 

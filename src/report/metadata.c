@@ -1,6 +1,7 @@
 /* The run's metadata (report.h): what ran, where, with what, and how. */
 #include "report/internal.h"
 
+#include <stdint.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -64,7 +65,10 @@ static void meta_odp(struct report *r, const struct rb_qps *q)
 
 	odp_caps_text(&q->odp, caps, sizeof(caps));
 	out_meta_str(r->out, "odp_caps", "ODP caps", caps);
-	out_meta_u64(r->out, "odp_resident_bytes", "Resident at ODP registration[B]", q->odp_resident);
+	if (q->odp_resident == SIZE_MAX)        /* GPU memory, or mincore failed */
+		out_meta_str(r->out, "odp_resident_bytes", "Resident at ODP registration[B]", "unknown");
+	else
+		out_meta_u64(r->out, "odp_resident_bytes", "Resident at ODP registration[B]", q->odp_resident);
 }
 
 static void meta_placement(struct report *r, const struct rb_session *s)

@@ -197,8 +197,10 @@ struct ibv_mr *mem_register(struct ibv_pd *pd, const struct mem_buf *b, int *acc
 
 int mem_drop_pages(struct mem_buf *b)
 {
-	if (!b->cpu || b->dmabuf_fd >= 0)
+	if (b->dmabuf_fd >= 0)
 		return -EOPNOTSUPP;
+	if (!b->cpu)
+		return 0;       /* GPU memory: nothing of the kernel's to give back */
 	if (madvise(b->addr, b->len, MADV_DONTNEED) == 0)
 		return 0;
 	log_err("--odp: cannot give back the buffer's %zu bytes (madvise MADV_DONTNEED): %s",
@@ -209,8 +211,11 @@ int mem_drop_pages(struct mem_buf *b)
 size_t mem_resident_bytes(const struct mem_buf *b)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), n = b->len / page, res = 0;
-	unsigned char *vec = calloc(n ? n : 1, 1);
+	unsigned char *vec;
 
+	if (!b->cpu)
+		return SIZE_MAX;        /* GPU memory: not the kernel's pages */
+	vec = calloc(n ? n : 1, 1);
 	if (!vec || mincore(b->addr, b->len, vec)) {
 		free(vec);
 		return SIZE_MAX;

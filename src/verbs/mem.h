@@ -64,6 +64,9 @@ struct mem_ops {
 	int (*from_host)(struct mem_buf *b, size_t off, const void *src, size_t len);
 	/* Optional: the device for the metadata (its name, its PCI bus id). */
 	void (*device)(const struct mem_buf *b, const char **name, const char **bus_id);
+	/* Optional: what --gpu_touch ran on b so far, for the metadata (a kind
+	 * that touches: mem_dev.touch asks it of alloc, free stops it). */
+	void (*touch_text)(const struct mem_buf *b, char *buf, size_t len);
 };
 
 /* The device a device kind allocates on, as the options name it. */
@@ -72,6 +75,7 @@ struct mem_dev {
 	const char *bus_id;     /* --use_cuda_bus_id, NULL: by id */
 	bool dmabuf;            /* register through a dma-buf fd */
 	bool stage;             /* --validate: a host copy where the CPU may not touch */
+	int touch;              /* --gpu_touch: cli/options.h's enum gpu_touch (0: none) */
 };
 
 struct mem_buf {
@@ -122,8 +126,9 @@ struct ibv_mr *mem_register(struct ibv_pd *pd, const struct mem_buf *b, int *acc
 
 /* --odp: give b's pages back to the kernel (madvise MADV_DONTNEED: what
  * is touched next reads zeros, faulted in anew, on b's NUMA policy).
- * 0, -EOPNOTSUPP for a kind the CPU may not touch or a dma-buf, or
- * -errno after a message. */
+ * 0; 0 with nothing done for a kind the CPU may not touch (GPU memory:
+ * its pages are its driver's, none to give back; the ODP MR still maps
+ * them on demand); -EOPNOTSUPP for a dma-buf; or -errno after a message. */
 int mem_drop_pages(struct mem_buf *b);
 /* Bytes of b's pages present in memory now (mincore); SIZE_MAX unknown. */
 size_t mem_resident_bytes(const struct mem_buf *b);
@@ -153,7 +158,8 @@ int mem_pull(const struct mem_buf *b, size_t off, size_t len);
 
 /* The metadata of b's memory, where it is a GPU's or goes through the
  * host buffer bounce (--bounce; ops NULL: none): memory_device,
- * memory_bus_id, memory_registration, memory_staging, memory_bounce. */
+ * memory_bus_id, memory_registration, memory_staging, memory_bounce, and
+ * memory_touch with --gpu_touch (what ran so far). */
 struct out;
 void mem_meta(struct out *out, const struct mem_buf *b, const struct mem_buf *bounce);
 

@@ -9,15 +9,29 @@
  * (ibv_reg_mr on the device address: the kernel's peer-memory client), or
  * with --use_cuda_dmabuf through the dma-buf fd of
  * cuMemGetHandleForAddressRange (ibv_reg_dmabuf_mr).
+ *
+ * --gpu_touch (perftest's, whose CUDA kernel writes a 0 at every 4096th
+ * byte of the buffer): the same writes with no kernel compiled, one
+ * cuMemsetD2D8Async of 1-byte rows 4096 bytes apart on a stream of our
+ * own, waited for on a blocking-sync event.  once: one pass in alloc,
+ * before the MR is registered.  infinite: that pass, then pass after pass
+ * on a thread of its own (its CPUs: the others than the allocating, i.e.
+ * measuring, thread's where there are any) until free stops it: free
+ * joins the thread before the stream, the event and the memory go.  The
+ * CPU never touches the memory; the engine's loops are not involved.
  */
 #include "verbs/mem_gpu.h"
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "cli/options.h"
 #include "lib/log.h"
 
 /* The driver API's types and values (cuda.h), declared here: no build dependency. */
@@ -25,6 +39,8 @@ typedef int CUresult;
 typedef int CUdevice;
 typedef void *CUcontext;
 typedef unsigned long long CUdeviceptr;
+typedef void *CUstream;
+typedef void *CUevent;
 #define CU_POINTER_ATTRIBUTE_MEMORY_TYPE 2
 #define CU_POINTER_ATTRIBUTE_IS_MANAGED 8
 #define CU_MEMORYTYPE_HOST 1
@@ -32,6 +48,10 @@ typedef unsigned long long CUdeviceptr;
 #define CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED 124
 #define CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD 1
 #define CUDA_PAGE (64UL << 10)          /* perftest's ACCEL_PAGE_SIZE */
+#define CU_STREAM_NON_BLOCKING 1
+#define CU_EVENT_BLOCKING_SYNC 1
+#define CU_EVENT_DISABLE_TIMING 2
+#define TOUCH_STRIDE 4096UL             /* perftest's GPU_TOUCH_STEP */
 
 static const char *const cuda_libs[] = { "libcuda.so.1", "libcuda.so", NULL };
 
@@ -53,6 +73,13 @@ static struct {
 	CUresult (*ptr_attr)(void *, int, CUdeviceptr);
 	CUresult (*handle)(void *, CUdeviceptr, size_t, int, unsigned long long);
 	CUresult (*err_str)(CUresult, const char **);
+	CUresult (*stream_new)(CUstream *, unsigned);
+	CUresult (*stream_del)(CUstream);
+	CUresult (*event_new)(CUevent *, unsigned);
+	CUresult (*event_rec)(CUevent, CUstream);
+	CUresult (*event_sync)(CUevent);
+	CUresult (*event_del)(CUevent);
+	CUresult (*memset2d)(CUdeviceptr, size_t, unsigned char, size_t, size_t, CUstream);
 	int loaded;             /* 1: ready, -errno: failed (said once per call) */
 } cu;
 
@@ -75,7 +102,27 @@ static const struct gpu_sym cuda_syms[] = {
 	SYM("cuPointerGetAttribute", ptr_attr, NULL),
 	SYM("cuMemGetHandleForAddressRange", handle, NULL),
 	SYM("cuGetErrorString", err_str, NULL),
+	SYM("cuStreamCreate", stream_new, NULL),
+	SYM("cuStreamDestroy_v2", stream_del, "cuStreamDestroy", NULL),
+	SYM("cuEventCreate", event_new, NULL),
+	SYM("cuEventRecord", event_rec, NULL),
+	SYM("cuEventSynchronize", event_sync, NULL),
+	SYM("cuEventDestroy_v2", event_del, "cuEventDestroy", NULL),
+	SYM("cuMemsetD2D8Async", memset2d, NULL),
 	{ NULL, NULL, NULL },
+};
+
+/* --gpu_touch's state: passes counts the finished ones (atomic: the
+ * thread adds, the metadata reads); stop is free's word to the thread. */
+struct cuda_touch {
+	int mode;               /* enum gpu_touch */
+	CUstream stream;
+	CUevent event;
+	size_t rows;            /* pages touched per pass: len / TOUCH_STRIDE */
+	unsigned long passes;
+	int stop;
+	bool thread, apart;     /* a thread runs; on CPUs apart from the measuring one's */
+	pthread_t tid;
 };
 
 struct cuda_buf {
@@ -84,6 +131,7 @@ struct cuda_buf {
 	CUdeviceptr ptr;
 	char name[96];
 	char bus[32];
+	struct cuda_touch touch;
 };
 
 static pthread_once_t cuda_once = PTHREAD_ONCE_INIT;
@@ -186,15 +234,158 @@ static int cuda_export(struct mem_buf *b, struct cuda_buf *c)
 	return 0;
 }
 
+/* ---- --gpu_touch ---------------------------------------------------- */
+
+/* One pass: byte 0 of each TOUCH_STRIDE bytes set to 0 by the GPU, waited for. */
+static int touch_pass(struct cuda_buf *c)
+{
+	CUresult r;
+
+	if (CU(memset2d, c->ptr, TOUCH_STRIDE, 0, 1, c->touch.rows, c->touch.stream))
+		return cuda_fail("cuMemsetD2D8Async (--gpu_touch)", r);
+	if (CU(event_rec, c->touch.event, c->touch.stream) || CU(event_sync, c->touch.event))
+		return cuda_fail("cuEventRecord/cuEventSynchronize (--gpu_touch)", r);
+	__atomic_add_fetch(&c->touch.passes, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static void *touch_loop(void *arg)
+{
+	struct cuda_buf *c = arg;
+	CUresult r;
+
+	if (CU(ctx_set, c->ctx)) {
+		cuda_fail("cuCtxSetCurrent (--gpu_touch's thread)", r);
+		return NULL;
+	}
+	while (!__atomic_load_n(&c->touch.stop, __ATOMIC_ACQUIRE))
+		if (touch_pass(c)) {
+			log_err("--gpu_touch=infinite: the touch stopped after %lu passes; the rest of the run went untouched",
+				__atomic_load_n(&c->touch.passes, __ATOMIC_RELAXED));
+			break;
+		}
+	return NULL;
+}
+
+/* The CPUs that the calling (measuring) thread is not pinned to: false
+ * when there are none. */
+static bool touch_cpus(cpu_set_t *other)
+{
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+	cpu_set_t mine;
+
+	CPU_ZERO(other);
+	if (sched_getaffinity(0, sizeof(mine), &mine))
+		return false;
+	for (long i = 0; i < n && i < CPU_SETSIZE; i++)
+		if (!CPU_ISSET(i, &mine))
+			CPU_SET(i, other);
+	return CPU_COUNT(other) > 0;
+}
+
+/* infinite: the thread, off the measuring thread's CPUs where it can be. */
+static int touch_start(struct cuda_buf *c)
+{
+	pthread_attr_t a;
+	cpu_set_t other;
+	int err;
+
+	pthread_attr_init(&a);
+	c->touch.apart = touch_cpus(&other) && pthread_attr_setaffinity_np(&a, sizeof(other), &other) == 0;
+	err = pthread_create(&c->touch.tid, &a, touch_loop, c);
+	if (err == EINVAL && c->touch.apart) {  /* none of those CPUs allowed here */
+		c->touch.apart = false;
+		err = pthread_create(&c->touch.tid, NULL, touch_loop, c);
+	}
+	pthread_attr_destroy(&a);
+	if (err) {
+		log_err("--gpu_touch=infinite: cannot start the touch's thread: %s", strerror(err));
+		return -err;
+	}
+	c->touch.thread = true;
+	return 0;
+}
+
+/* The stream, the event, the first pass (before the MR), and for
+ * infinite the thread that goes on. */
+static int touch_open(struct mem_buf *b, struct cuda_buf *c)
+{
+	CUresult r;
+	int err;
+
+	c->touch.mode = b->dev.touch;
+	c->touch.rows = b->len / TOUCH_STRIDE;
+	if (CU(stream_new, &c->touch.stream, CU_STREAM_NON_BLOCKING)) {
+		c->touch.stream = NULL;
+		return cuda_fail("cuStreamCreate (--gpu_touch)", r);
+	}
+	if (CU(event_new, &c->touch.event, CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING)) {
+		c->touch.event = NULL;
+		return cuda_fail("cuEventCreate (--gpu_touch)", r);
+	}
+	err = touch_pass(c);
+	if (!err && c->touch.mode == GPU_TOUCH_INFINITE)
+		err = touch_start(c);
+	return err;
+}
+
+/* The thread stopped (a pass at most: 10 s), then its stream and event.
+ * -ETIMEDOUT (said): a pass hung; the caller leaves the memory be. */
+static int touch_close(struct cuda_buf *c)
+{
+	struct timespec end;
+
+	if (c->touch.thread) {
+		__atomic_store_n(&c->touch.stop, 1, __ATOMIC_RELEASE);
+		clock_gettime(CLOCK_REALTIME, &end);
+		end.tv_sec += 10;
+		if (pthread_timedjoin_np(c->touch.tid, NULL, &end)) {
+			log_err("--gpu_touch=infinite: the touch's thread did not stop within 10 s (a GPU pass hung?): "
+				"its stream, event and the GPU memory are left to the process's exit");
+			return -ETIMEDOUT;
+		}
+		c->touch.thread = false;
+		log_verbose("--gpu_touch=infinite: %lu passes over %zu pages", c->touch.passes, c->touch.rows);
+	}
+	if (c->touch.event)
+		cu.event_del(c->touch.event);
+	if (c->touch.stream)
+		cu.stream_del(c->touch.stream);
+	c->touch.event = NULL;
+	c->touch.stream = NULL;
+	return 0;
+}
+
+static void cuda_touch_text(const struct mem_buf *b, char *buf, size_t len)
+{
+	const struct cuda_buf *c = b->priv;
+	unsigned long n = c ? __atomic_load_n(&c->touch.passes, __ATOMIC_RELAXED) : 0;
+
+	if (!c || c->touch.mode == GPU_TOUCH_NONE)
+		snprintf(buf, len, "none");
+	else if (c->touch.mode == GPU_TOUCH_ONCE)
+		snprintf(buf, len, "once: cuMemsetD2D8Async, byte 0 of each of %zu 4096-byte pages set to 0; %lu pass, "
+			 "before the MR was registered", c->touch.rows, n);
+	else
+		snprintf(buf, len, "infinite: cuMemsetD2D8Async, byte 0 of each of %zu 4096-byte pages set to 0, pass "
+			 "after pass until the buffer is freed, on a thread %s; %lu passes when the run began",
+			 c->touch.rows, c->touch.apart ? "off the measuring thread's CPU" : "on the measuring thread's CPUs", n);
+}
+
 static void cuda_release(struct cuda_buf *c)
 {
+	int hung = 0;
+
 	if (c->ptr) {
 		cu.ctx_set(c->ctx);
-		cu.free(c->ptr);
+		hung = touch_close(c);
+		if (!hung)
+			cu.free(c->ptr);
 	}
-	if (c->ctx)
+	if (c->ctx && !hung)
 		cu.ctx_release(c->dev);
-	free(c);
+	if (!hung)
+		free(c);
 }
 
 static int cuda_fill(struct mem_buf *b, struct cuda_buf *c)
@@ -213,6 +404,8 @@ static int cuda_fill(struct mem_buf *b, struct cuda_buf *c)
 		err = cuda_fail("cuMemsetD8", r);
 	if (!err && b->dev.dmabuf)
 		err = cuda_export(b, c);
+	if (!err && b->dev.touch)
+		err = touch_open(b, c);
 	return err;
 }
 
@@ -294,4 +487,5 @@ const struct mem_ops mem_cuda = {
 	.to_host = cuda_to_host,
 	.from_host = cuda_from_host,
 	.device = cuda_device,
+	.touch_text = cuda_touch_text,
 };

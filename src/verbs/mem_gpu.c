@@ -23,6 +23,7 @@ void mem_dev_for(const struct rb_options *o, struct mem_dev *dev)
 		.bus_id = o->cuda_bus_id,
 		.dmabuf = o->cuda_dmabuf || o->rocm_dmabuf,
 		.stage = o->validate,
+		.touch = (int)o->gpu_touch,
 	};
 }
 
@@ -164,4 +165,10 @@ void mem_meta(struct out *out, const struct mem_buf *b, const struct mem_buf *bo
 		     b->stage ? "--validate through a host copy" : "none");
 	out_meta_str(out, "memory_bounce", "Bounce buffer",
 		     bounce->ops ? "a copy each message through registered host memory" : "none");
+	if (b->dev.touch && b->ops->touch_text) {
+		char text[256];
+
+		b->ops->touch_text(b, text, sizeof(text));
+		out_meta_str(out, "memory_touch", "GPU touch ran", text);
+	}
 }

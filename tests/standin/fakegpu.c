@@ -15,7 +15,8 @@
  * Environment:
  *   RB_STANDIN_LOG=FILE     each call's line and, at exit, the counts:
  *                           "standin: exit pid P allocs A frees F htod H
- *                           dtoh D memsets M exports E errors X"
+ *                           dtoh D memsets M exports E errors X touches T
+ *                           streams S events V" (S, V: left live)
  *   RB_STANDIN_GPUS=N       devices (default 2): bus ids 0000:a0:00.0, ...
  *   RB_STANDIN_MEMTYPE=managed|host   what cuPointerGetAttribute says of
  *                           an allocation (default: device memory)
@@ -73,8 +74,8 @@ int ngpus(void)
 
 __attribute__((destructor)) static void standin_exit(void)
 {
-	say("exit allocs %lu frees %lu htod %lu dtoh %lu memsets %lu exports %lu errors %lu",
-	    g.allocs, g.frees, g.htod, g.dtoh, g.memsets, g.exports, g.errors);
+	say("exit allocs %lu frees %lu htod %lu dtoh %lu memsets %lu exports %lu errors %lu touches %lu streams %ld events %ld",
+	    g.allocs, g.frees, g.htod, g.dtoh, g.memsets, g.exports, g.errors, g.touches, g.streams, g.events);
 }
 
 /* For tests/unit/test_mem_gpu.c: the counts so far. */
@@ -83,6 +84,18 @@ EXPORT void rb_standin_counts(unsigned long c[7])
 	unsigned long v[7] = { g.allocs, g.frees, g.htod, g.dtoh, g.memsets, g.exports, g.errors };
 
 	memcpy(c, v, sizeof(v));
+}
+
+/* For tests/unit/test_mem_gpu.c: --gpu_touch's passes, streams and events
+ * live, and the calls refused so far. */
+EXPORT void rb_standin_touch(long c[4])
+{
+	pthread_mutex_lock(&g.lock);
+	c[0] = (long)g.touches;
+	c[1] = g.streams;
+	c[2] = g.events;
+	c[3] = (long)__atomic_load_n(&g.errors, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&g.lock);
 }
 
 /* ---- allocations (both APIs) ------------------------------------------ */
@@ -191,8 +204,10 @@ int dmabuf_fd(uintptr_t p, size_t len, const char *call)
 
 /* ---- CUDA driver API (libcuda.so.1) ------------------------------------- */
 
-#define CU_READY(call) do { if (!g.cuda_init) return fail(E_NOT_INIT, call, "cuInit was not called"); } while (0)
-#define CU_CTX(call) do { CU_READY(call); if (!cur_ctx) return fail(E_CONTEXT, call, "no context current in this thread"); } while (0)
+int cu_ctx(void)
+{
+	return cur_ctx;
+}
 
 EXPORT int cuInit(unsigned flags)
 {
@@ -314,7 +329,14 @@ EXPORT int cuMemAlloc_v2(unsigned long long *p, size_t len)
 
 EXPORT int cuMemFree_v2(unsigned long long p)
 {
+	int busy;
+
 	CU_CTX("cuMemFree");
+	pthread_mutex_lock(&g.lock);
+	busy = stream_pending_on((uintptr_t)p);
+	pthread_mutex_unlock(&g.lock);
+	if (busy)
+		return fail(E_VALUE, "cuMemFree", "a stream's work on it was never waited for");
 	return mem_del((uintptr_t)p, "cuMemFree");
 }
 

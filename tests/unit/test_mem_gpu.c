@@ -11,22 +11,29 @@
  * and host memory refused as what they are, an unknown GPU refused, ROCm
  * the same, and the stand-in's own checks (a double free, a copy out of
  * range, no current context) with its counts: every allocation freed.
+ * --gpu_touch (mem_dev.touch): once, a pass at allocation; infinite, passes
+ * that go on until the free, each setting byte 0 of every 4096 bytes (the
+ * buffer filled with 0xff beforehand shows which bytes), on a thread off
+ * this (pinned) thread's CPU, its stream and event gone after the free;
+ * and the stand-in refusing the stream calls made wrong.
  */
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/options.h"
 #include "lib/log.h"
 #include "verbs/mem.h"
 #include "tap.h"
 
-#define PLAN 48
+#define PLAN 65
 #define STAGE "RB_TEST_MEM_GPU_STAGE"
 
 static char err_text[4096];
@@ -231,6 +238,126 @@ static void test_standin(void)
 	   c[2], c[3], c[5]);
 }
 
+/* The stand-in's touch counts: passes, streams and events live, calls refused. */
+static void touch_counts(long c[4])
+{
+	void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+	void (*f)(long *) = h ? (void (*)(long *))dlsym(h, "rb_standin_touch") : NULL;
+
+	c[0] = c[1] = c[2] = c[3] = -1;
+	if (f)
+		f(c);
+}
+
+/* Wait (5 s at most) for the passes to reach n. */
+static long touch_wait(long n)
+{
+	long c[4];
+
+	for (int i = 0; i < 500; i++) {
+		touch_counts(c);
+		if (c[0] >= n)
+			break;
+		usleep(10000);
+	}
+	return c[0];
+}
+
+static void test_touch_once(void)
+{
+	struct mem_buf b;
+	char text[256];
+	long c0[4], c[4];
+
+	touch_counts(c0);
+	is_int(alloc(&b, "cuda", 100000, (struct mem_dev){ .touch = GPU_TOUCH_ONCE }), 0, "--gpu_touch=once: 128 KiB on GPU 0");
+	touch_counts(c);
+	ok(c[0] == c0[0] + 1 && c[1] == c0[1] + 1 && c[2] == c0[2] + 1,
+	   "... one pass done in the allocation, a stream and an event live (passes %ld, streams %ld, events %ld)", c[0] - c0[0], c[1], c[2]);
+	b.ops->touch_text(&b, text, sizeof(text));
+	ok(strstr(text, "once: cuMemsetD2D8Async") && strstr(text, " 32 4096-byte pages") && strstr(text, "1 pass, before the MR"),
+	   "... the metadata's text: %s", text);
+	mem_free(&b);
+	touch_counts(c);
+	ok(c[0] == c0[0] + 1 && c[1] == c0[1] && c[2] == c0[2] && c[3] == c0[3],
+	   "... freed: no more passes, stream and event destroyed, no call refused (%ld)", c[3] - c0[3]);
+}
+
+/* Pinned to CPU 0 as the measuring thread is: the touch's thread runs apart. */
+static void test_touch_infinite(void)
+{
+	struct mem_buf b;
+	unsigned char *all = malloc(128 * 1024);
+	char text[300];
+	long c0[4], c[4], after;
+	cpu_set_t one, was;
+	bool pinned, zeros = true, rest = true;
+
+	sched_getaffinity(0, sizeof(was), &was);
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	pinned = sysconf(_SC_NPROCESSORS_ONLN) > 1 && sched_setaffinity(0, sizeof(one), &one) == 0;
+	touch_counts(c0);
+	is_int(alloc(&b, "cuda", 128 * 1024, (struct mem_dev){ .touch = GPU_TOUCH_INFINITE }), 0, "--gpu_touch=infinite: 128 KiB");
+	memset(all, 0xff, 128 * 1024);
+	is_int(b.ops->from_host(&b, 0, all, 128 * 1024), 0, "... filled with 0xff (cuMemcpyHtoD)");
+	ok(touch_wait(c0[0] + 3) >= c0[0] + 3, "... the passes go on after the allocation (%ld)", touch_wait(0) - c0[0]);
+	is_int(b.ops->to_host(all, &b, 0, 128 * 1024), 0, "... read back");
+	for (size_t i = 0; i < 128 * 1024; i++)
+		if (i % 4096 == 0)
+			zeros &= all[i] == 0;
+		else
+			rest &= all[i] == 0xff;
+	ok(zeros && rest, "... byte 0 of each 4096 set to 0 by the touch, the other bytes left as written");
+	b.ops->touch_text(&b, text, sizeof(text));
+	if (pinned)
+		ok(strstr(text, "infinite: ") && strstr(text, "off the measuring thread's CPU"), "... on a thread off this pinned thread's CPU: %s", text);
+	else
+		skip("one CPU here: the touch's thread shares it");
+	mem_free(&b);
+	touch_counts(c);
+	after = c[0];
+	usleep(50000);
+	touch_counts(c);
+	ok(c[0] == after && c[1] == c0[1] && c[2] == c0[2] && c[3] == c0[3],
+	   "... freed: the thread joined (no pass after), stream and event destroyed, no call refused (%ld)", c[3] - c0[3]);
+	sched_setaffinity(0, sizeof(was), &was);
+	free(all);
+}
+
+/* The stand-in refuses the stream calls made wrong (its log: errors). */
+static void test_touch_standin(void)
+{
+	void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+	int (*mall)(unsigned long long *, size_t) = (int (*)(unsigned long long *, size_t))dlsym(h, "cuMemAlloc_v2");
+	int (*mfree)(unsigned long long) = (int (*)(unsigned long long))dlsym(h, "cuMemFree_v2");
+	int (*snew)(void **, unsigned) = (int (*)(void **, unsigned))dlsym(h, "cuStreamCreate");
+	int (*sdel)(void *) = (int (*)(void *))dlsym(h, "cuStreamDestroy_v2");
+	int (*enew)(void **, unsigned) = (int (*)(void **, unsigned))dlsym(h, "cuEventCreate");
+	int (*erec)(void *, void *) = (int (*)(void *, void *))dlsym(h, "cuEventRecord");
+	int (*esync)(void *) = (int (*)(void *))dlsym(h, "cuEventSynchronize");
+	int (*edel)(void *) = (int (*)(void *))dlsym(h, "cuEventDestroy_v2");
+	int (*set2d)(unsigned long long, size_t, unsigned char, size_t, size_t, void *) =
+		(int (*)(unsigned long long, size_t, unsigned char, size_t, size_t, void *))dlsym(h, "cuMemsetD2D8Async");
+	unsigned long long p = 0;
+	void *st = NULL, *ev = NULL;
+
+	if (!mall || !snew || !set2d) {
+		for (int i = 0; i < 6; i++)
+			ok(0, "the stand-in's stream entry points are missing");
+		return;
+	}
+	mall(&p, 8192);
+	snew(&st, 1);
+	enew(&ev, 3);
+	is_int(set2d(p, 4096, 0, 1, 3, st), 1, "stand-in: rows past the allocation's end refused");
+	is_int(esync(ev), 600, "stand-in: an event never recorded, synchronized: refused");
+	is_int(set2d(p, 4096, 0, 1, 2, st), 0, "stand-in: two rows inside it taken");
+	is_int(mfree(p), 1, "stand-in: cuMemFree with the stream's work never waited for: refused");
+	is_int(sdel(st), 600, "stand-in: the stream destroyed with its work never waited for: refused");
+	is_int(erec(ev, st) || esync(ev) || sdel(st) || edel(ev) || mfree(p), 0, "stand-in: recorded, waited for: then destroyed and freed");
+}
+
 static int reexec(char **argv)
 {
 	char self[PATH_MAX], dir[PATH_MAX + 32];
@@ -269,6 +396,9 @@ int main(int argc, char **argv)
 	test_cuda_choice();
 	test_cuda_not_device();
 	test_rocm();
+	test_touch_once();
+	test_touch_infinite();
+	test_touch_standin();
 	test_standin();
 	if (tap_n != PLAN)
 		printf("# planned %d checks, ran %d\n", PLAN, tap_n);

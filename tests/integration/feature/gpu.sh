@@ -7,12 +7,14 @@
 # chosen, device memory confirmed, registered as peer memory, --validate
 # staged through a host copy with the driver's copies, everything freed),
 # the metadata, and the refusals (dma-buf on rxe, named; no driver; managed
-# memory; the write ping-pong).  Not proven here: a real GPU's memory under
+# memory; the write ping-pong; --gpu_touch on host memory, and its
+# stream, event and pass cleaned up when --odp then fails on this kernel's
+# rxe; --gpu_touch's runs on ODP: feature/gpu_touch.sh).  Not proven here: a real GPU's memory under
 # RDMA (no GPU is attached to an RDMA device anywhere we run).  Sourced by
 # run-all.sh.
 
 # The cases below, skips included (tap_plan: lib.sh).
-tap_plan 8
+tap_plan 10
 
 t37_standin=$top_builddir/tests/standin
 
@@ -92,3 +94,25 @@ rb_start client "env $(t37_env) $(rb_cmd rb_write_lat) --loopback -n 20 --use_cu
 rb_wait client
 rb_failed 2 "the write ping-pong writes and polls a byte of each message from the CPU, and memory of kind cuda" client
 tap_ok $? "rb_write_lat --use_cuda=0: refused (exit 2): no host-visible byte to poll in device memory"
+
+# --gpu_touch (#37): on host memory it means nothing (exit 2); with the
+# stand-in's GPU memory the first pass runs in the allocation, then --odp
+# fails on this boot's rxe (Linux 6.1: no ODP) and everything is undone.
+usage_case "--gpu_touch makes the GPU touch the buffers' pages: in host memory \\(no --use_cuda\\)" rb_write_bw --gpu_touch=once
+tap_ok $? "usage: rb_write_bw --gpu_touch=once on host memory exits 2: it means nothing there"
+
+# t37_touch_log N: every process's exit line: N passes (N+: at least N),
+# no stream or event left, all freed, no error.
+t37_touch_log() {
+	awk -v want="$1" '/ exit / { n++; for (i = 1; i < NF; i++) v[$i] = $(i + 1)
+		t = v["touches"] + 0; w = want + 0
+		if ((want ~ /\+$/ ? t < w : t != w) || v["streams"] != 0 || v["events"] != 0 ||
+		    v["allocs"] != v["frees"] || v["errors"] != 0) bad++ }
+		END { exit !(n >= 1 && !bad) }' "$(rb_file standin.log)" && return 0
+	tap_diag "the stand-in's log: $(grep ' exit \| error ' "$(rb_file standin.log)" 2>/dev/null | head -n 6)"
+	return 1
+}
+
+t37_fails touch-noodp 1 "--odp: rxe[0-9]* has no on-demand paging" "" "--use_cuda=0 --odp --gpu_touch=once" &&
+	t37_touch_log 1
+tap_ok $? "--use_cuda=0 --odp --gpu_touch=once on Linux 6.1's rxe: the pass done at allocation, then --odp refused (exit 1), stream, event and memory freed"
