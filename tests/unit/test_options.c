@@ -222,7 +222,7 @@ static const char *const spell_values[][2] = {
 	{ "size", "4096" }, { "timeout", "2" }, { "duration", "2" }, { "numa-node", "0" },
 	{ "min-bw", "1Gb/s" }, { "load", "write_bw" }, { "output", "latency" }, { "MGID", "239.1.2.3" },
 	{ "rate-units", "Mbps" }, { "rate-limit-type", "SW" },
-	{ "payload-file-path", test_payload },
+	{ "payload-file-path", test_payload }, { "gpu-touch", "once" },
 };
 
 static const char *spell_value(const char *name)
@@ -252,6 +252,8 @@ static int parse_spelt(const char *name, const char *spelt, int has_arg, struct 
 		rc = parse(&full, o, word, "--load=write_bw", "-R", "-c", "UC", "h", NULL);
 	else if (!strcmp(name, "use-cuda-dmabuf"))	/* only with --use-cuda */
 		rc = parse(&full, o, word, "--use-cuda=1", "-R", "-c", "UC", "h", NULL);
+	else if (!strcmp(name, "gpu-touch"))	/* only on GPU memory paged on demand */
+		rc = parse(&full, o, word, "--use-cuda=1", "--odp", "-R", "-c", "UC", "h", NULL);
 	else if (!strcmp(name, "use-rocm-dmabuf"))	/* only with --use-rocm */
 		rc = parse(&full, o, word, "--use-rocm=1", "-R", "-c", "UC", "h", NULL);
 	else if (!strcmp(name, "mcg") || !strcmp(name, "MGID"))	/* multicast: UD, -M with -g */
