@@ -36,6 +36,7 @@ struct mesh_nic {
 	char sw[MESH_NAME_LEN];         /* its switch (pinglist), "" unknown */
 	int rail;                       /* rail number: probes go rail k -> rail k */
 	char ip[48];                    /* the address rdma_cm resolves (IPv4/IPv6 text) */
+	uint16_t port;                  /* its agent's rdma_cm port (0: --port) */
 };
 
 enum mesh_tier {
@@ -54,7 +55,8 @@ struct mesh_window_rec {
 	uint64_t answered;              /* replies received for them */
 	uint64_t lost;                  /* no reply within the probe timeout */
 	uint64_t restarted;             /* sent to an epoch that ended: not loss */
-	double loss;                    /* lost / (sent - restarted); 0 when none */
+	uint64_t late;                  /* replies after their probe was judged lost */
+	double loss;                    /* lost / (answered + lost); 0 when none */
 	double rtt_p50_us, rtt_p90_us, rtt_p99_us, rtt_max_us;   /* of answered; NaN: none */
 	bool hw_stamps;                 /* false: software stamps (always on rxe) */
 };
@@ -63,6 +65,16 @@ struct mesh_window_rec {
 struct mesh_thresholds {
 	double max_loss;                /* fraction, R-Pingmesh: 0.02 */
 	double max_p99_us;              /* R-Pingmesh: 500 */
+};
+
+/* Who exports: the agent, once (every sink labels its records with it). */
+struct mesh_agent_info {
+	char host[MESH_NAME_LEN];
+	uint64_t epoch;                 /* this agent's run: a random nonzero 64-bit */
+	double window_s;                /* --window */
+	bool hw_stamps;                 /* false: software timestamps */
+	const char *version;            /* PACKAGE_VERSION */
+	struct mesh_thresholds thr;
 };
 
 /* The outputs of an agent (mesh_http, mesh_textfile, mesh_jsonl each

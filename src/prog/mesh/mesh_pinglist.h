@@ -2,8 +2,12 @@
  * The pinglist: which peer NICs each local NIC probes, and how often.
  *
  * File format (one NIC a line, '#' comments, blank lines ignored):
- *     HOST  NIC  RAIL  IP  [SWITCH]
- * e.g. "gpu17 mlx5_3 3 10.3.0.17 leaf04".  A host's lines name its NICs;
+ *     HOST  NIC  RAIL  ADDR  [SWITCH]
+ * e.g. "gpu17 mlx5_3 3 10.3.0.17 leaf04".  ADDR is an IPv4 address,
+ * optionally with ":PORT" (the agent's rdma_cm port; default: the
+ * agent's --port), or an IPv6 address, "[v6]:PORT" with a port.  Several
+ * agents may share one address on distinct ports (a test bed's many
+ * "hosts" on one device).  A host's lines name its NICs;
  * the local host's lines are its own NICs (--host NAME, default the
  * hostname).  A local NIC of rail k probes the other hosts' NICs of rail k
  * (and, with intra, the other NICs of its own host).
