@@ -350,6 +350,11 @@ static int setup(struct agent *a, const struct mesh_watch_opts *o)
 		log_err("rdma_create_event_channel failed: %s (is rdma_ucm loaded?)", strerror(errno));
 		return -EIO;
 	}
+	for (int i = 0; i < a->pl.nlocal; i++)
+		if (a->pl.local[i].dropped_peers)
+			log_warn("%s of %s: %zu peers over --max-peers %d not probed (kept %d)",
+				 a->pl.local[i].nic.nic, o->pl.host, a->pl.local[i].dropped_peers,
+				 o->pl.max_peers, a->pl.local[i].npeers);
 	if (open_nics(a) || open_sinks(a))
 		return -EIO;
 	now = clock_monotonic_ns();
@@ -358,9 +363,8 @@ static int setup(struct agent *a, const struct mesh_watch_opts *o)
 	a->win_start = now;
 	a->win_start_real = real_s();
 	sample_cross(a);
-	for (int i = 0; i < a->npeers; i++)
-		if (mp_resolve(&a->peers[i], a->ch, now))
-			a->peers[i].next_resolve = now;   /* the tick retries, and says so */
+	for (int i = 0; i < a->npeers; i++)      /* the first resolutions spread over 1 s */
+		a->peers[i].next_resolve = now + (uint64_t)i * 1000000000ull / (uint64_t)a->npeers;
 	return 0;
 }
 

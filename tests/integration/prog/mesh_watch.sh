@@ -1,0 +1,36 @@
+# shellcheck shell=bash
+# needs: one-guest quiet
+# rb_mesh watch (#38) on the device, with a real Prometheus server: four
+# agents on one rxe device (each its own rdma_cm port: four "hosts" of one
+# rail), scraped every second, the rules of scripts/prometheus evaluated;
+# promtool check metrics on every exposition; the device's sent_pkts
+# against the probes and replies the agents counted; then one fault at a
+# time (an agent stopped with SIGSTOP and resumed, an agent restarted),
+# each found within the time the man page promises and blamed on the
+# right host; last the bound, 8 NICs x 1000 hosts.  quiet: it reads the
+# device-wide counter and adds addresses to the netdev.  The whole scenario
+# is tests/integration/mesh/watch.py, a check a line (tap_expect counts
+# them).  Sourced by run-all.sh (see lib.sh).
+
+tap_plan 10
+
+mesh_dir=$top_srcdir/tests/integration/mesh
+if [ ! -x "$RB_BIN/rb_mesh" ] || ! command -v prometheus >/dev/null || ! command -v promtool >/dev/null; then
+	why="rb_mesh not built (libmicrohttpd-dev missing at ./configure?) or Debian's prometheus not installed"
+	for i in $(seq 10); do tap_skip "rb_mesh watch, check $i" "$why"; done
+	return 0
+fi
+tap_mark
+rb_case "mesh watch"
+python3 "$mesh_dir/watch.py" "$RB_BIN" "$RB_DEV" "$RB_IP" "${RB_NETDEV:-rxedummy0}" "$RB_CASE_DIR" \
+	"$top_srcdir/scripts/prometheus/rb-mesh-rules.yml" >"$RB_CASE_DIR/checks" 2>"$RB_CASE_DIR/watch.err"
+mesh_rc=$?
+grep '^# ' "$RB_CASE_DIR/checks"
+while IFS= read -r mesh_line; do
+	case $mesh_line in
+	"ok: "*) tap_ok 0 "rb_mesh watch: ${mesh_line#ok: }" ;;
+	"not ok: "*) tap_ok 1 "rb_mesh watch: ${mesh_line#not ok: }" ;;
+	esac
+done <"$RB_CASE_DIR/checks"
+[ "$mesh_rc" = 0 ] || tail -n 20 "$RB_CASE_DIR/watch.err" | sed 's/^/# watch.py: /'
+tap_expect 10 "rb_mesh watch" "$mesh_rc"
