@@ -16,7 +16,16 @@
  *   link     what is left: that one link
  *
  * A host whose every NIC is "peer" is reported once as the host ("host
- * b: every NIC lost by every agent") rather than per NIC.
+ * b: every NIC lost by every agent") rather than per NIC (with two NICs
+ * or more known: a host seen through one NIC is that NIC).
+ *
+ * Each rule weighs what the earlier ones left: self, the agent's links
+ * to peers not already explained (a down peer says nothing of the agent
+ * probing it), none of its links good; switch likewise.  A good link is
+ * never blamed: only bad links are explained.  NICs are told apart by
+ * their names (host, NIC), not by their addresses in memory; links by
+ * their ends' names, sorted, so the input's order does not matter.
+ * Verdicts come by kind (peer, host, self, switch, link), then by name.
  */
 #ifndef RB_MESH_ATTRIB_H
 #define RB_MESH_ATTRIB_H
@@ -45,7 +54,7 @@ struct attrib_opts {
 	int min_agents;                 /* peer: default 2 */
 	int min_peers;                  /* self: default 2 */
 	int min_links;                  /* switch: default 2 */
-};
+};                                      /* (NULL, or a field under 1: its default) */
 
 const char *attrib_kind_name(enum attrib_kind k);     /* "peer", "host", ... */
 /* Verdicts into v (room for n links' worth: at most n verdicts); how many,
@@ -53,5 +62,9 @@ const char *attrib_kind_name(enum attrib_kind k);     /* "peer", "host", ... */
  * verdicts in the same order. */
 int attrib_run(const struct attrib_link *l, int n, const struct attrib_opts *o,
 	       struct attrib_verdict *v);
+/* attrib_run, and which verdict explains each link: by[i] the index in v
+ * of link i's, -1 for a good link (by: room for n; NULL: not said). */
+int attrib_explain(const struct attrib_link *l, int n, const struct attrib_opts *o,
+		   struct attrib_verdict *v, int *by);
 
 #endif

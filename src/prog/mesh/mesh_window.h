@@ -11,9 +11,20 @@
  *     loss = lost / (answered + lost)      (0 when both are 0)
  *
  * and a reply that comes after its probe was judged lost is counted in
- * late, never twice.  At most MW_OUTSTANDING probes are in flight per
+ * late, never twice (a probe is judged lost once its timeout has passed,
+ * whether mw_expire, mw_answer or mw_close sees it first: a reply after
+ * the timeout is late even when nothing expired the probe before it).
+ * Late is known for the last MW_LATE_SEQS probes sent: a reply to an
+ * older one is unknown, like a duplicate or a restarted probe's.  At most MW_OUTSTANDING probes are in flight per
  * peer: a send beyond it judges the oldest lost at once (the cap, not
  * the clock, bounds memory).
+ *
+ * Epochs (the peer agent's run, compared for equality only; 0: not
+ * said): the first epoch learned is no restart.  A reply from another
+ * epoch than the known one restarts the probes sent before the one it
+ * answers (they went to the run that ended); mw_epoch with another
+ * epoch restarts every outstanding probe.  Each change counts in
+ * restarts.
  *
  * RTTs: every answered probe's RTT is kept, up to rtt_cap a window
  * (allocated once, by mw_init); beyond it a deterministic reservoir
@@ -28,6 +39,7 @@
 #include "prog/mesh/mesh.h"
 
 #define MW_OUTSTANDING 64
+#define MW_LATE_SEQS 256                /* probes whose loss a late reply finds */
 
 struct mw_probe {
 	uint64_t seq, sent_ns, epoch;   /* epoch: the peer's, as known at the send */
@@ -42,13 +54,14 @@ struct mesh_win {
 	uint64_t restarts;              /* epoch changes seen, ever */
 	struct mw_probe out[MW_OUTSTANDING];    /* a ring: oldest at out_head */
 	int out_head, out_n;
+	uint64_t lost_bits[MW_LATE_SEQS / 64];  /* seq % MW_LATE_SEQS: judged lost */
 	uint32_t *rtt_ns;               /* rtt_cap kept RTTs of this window */
 	int rtt_cap, rtt_n;
 	uint64_t rtt_seen;              /* answers this window (reservoir) */
 	uint64_t rtt_max_ns;            /* exact, even beyond the reservoir */
 };
 
-/* 0 or -ENOMEM (rtt_cap >= 1). */
+/* 0, -ENOMEM, or -EINVAL when rtt_cap < 1. */
 int mw_init(struct mesh_win *w, uint64_t now_ns, uint64_t timeout_ns, int rtt_cap);
 void mw_free(struct mesh_win *w);
 /* A probe is being sent now: its sequence number. */
