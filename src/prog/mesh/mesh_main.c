@@ -69,7 +69,10 @@ static const struct opt_row rows[] = {
 
 static int usage_error(const char *opt, const char *word, const char *hint)
 {
-	log_err("%s '%s': %s", opt, word ? word : "", hint);
+	if (word && *word)
+		log_err("%s '%s': %s", opt, word, hint);
+	else
+		log_err("%s: %s", opt, hint);
 	log_info("try 'rb_mesh --help'");
 	return -2;
 }
