@@ -10,10 +10,10 @@ standin=$top_builddir/tests/standin
 if [ -e "$standin/libcuda.so.1" ] && command -v cc >/dev/null 2>&1; then
 	LD_LIBRARY_PATH=$standin "$gpu_proof" --out "$tmp/gp1" 1 >"$tmp/out" 2>"$tmp/err"
 	st=$?
-	[ "$st" = 0 ] && ! grep -q '^not ok' "$tmp/gp1/gpu-proof.txt" && grep -q '^1\.\.13$' "$tmp/gp1/gpu-proof.txt" &&
+	[ "$st" = 0 ] && ! grep -q '^not ok' "$tmp/gp1/gpu-proof.txt" && grep -q '^1\.\.18$' "$tmp/gp1/gpu-proof.txt" &&
 		grep -q "library: .*tests/standin/libcuda.so.1" "$tmp/gp1/gpu-proof.txt" &&
 		grep -q "GPU 1: rdmabench stand-in GPU 1 (host memory), bus id 0000:a1:00.0" "$tmp/gp1/gpu-proof.txt"
-	ok $? "gpu-proof.sh on the stand-in, GPU 1: 13 checks hold, the library and the GPU named (exit $st)"
+	ok $? "gpu-proof.sh on the stand-in, GPU 1: 18 checks hold (5 of them --gpu_touch's), the library and the GPU named (exit $st)"
 	RB_STANDIN_MEMTYPE=managed LD_LIBRARY_PATH=$standin "$gpu_proof" --out "$tmp/gp2" >"$tmp/out" 2>"$tmp/err"
 	st=$?
 	[ "$st" = 1 ] && grep -q "gave managed memory, not device memory" "$tmp/gp2/gpu-proof.txt" &&
