@@ -57,8 +57,11 @@ rb_wait client server &&
 tap_ok $? "--output=bandwidth -b --report_gbits: \$(...) captures one number ($(cat "$(rb_file client.bw)" 2>/dev/null) Gb/s), the server's bw_sum_avg_gbps; --out_json {test_info, results: {bw_avg}}"
 
 # ---- --cpu_util and --out_json's full results (send_bw -D 2: a window of
-# 1.5 s after --warmup-time 0.5): the client under a python3 that reads the
-# child's CPU from the kernel (RUSAGE_CHILDREN) ----
+# 1.5 s after --warmup-time 0.5; up to 2.5 s: in a loaded lane the client
+# ran 1341 messages/s and its window ended 0.29 s late, CI run of
+# 2026-12-04; the window's own precision is feature/defaults.sh's): the
+# client under a python3 that reads the child's CPU from the kernel
+# (RUSAGE_CHILDREN) ----
 cpu_run='import resource, subprocess, sys, time
 t = time.monotonic(); rc = subprocess.call(sys.argv[2:]); w = time.monotonic() - t
 r = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -74,7 +77,7 @@ rb_wait client server &&
 		'0 <= F("cpu_util_pct") <= 100' 'F("cpu_user_pct") >= 0 and F("cpu_sys_pct") >= 0' \
 		"(F('cpu_user_pct') + F('cpu_sys_pct')) / 100 * F('window_s') <= $kcpu + 0.05" \
 		"(F('cpu_user_pct') + F('cpu_sys_pct')) / 100 * F('window_s') >= 0.3 * $kcpu * F('window_s') / $kwall" \
-		'1.3 <= F("window_s") <= 1.7' \
+		'1.3 <= F("window_s") <= 2.5' \
 		'list(d["results"]) == ["MsgSize", "n_iterations", "BW_peak", "BW_average", "MsgRate", "CPU_util"]' \
 		'd["results"]["MsgSize"] == 4096 and d["results"]["n_iterations"] == int(c["iterations"])' \
 		'd["results"]["BW_average"] == round(F("bw_avg_mibps"), 2)' 'd["results"]["BW_peak"] == 0' \
