@@ -21,9 +21,16 @@
  *
  * Bounded: at most max_peers (default 256) peers per local NIC are kept
  * (switch peers first, then cross peers, in file order; the rest are
- * counted in dropped_* and said on stderr, never silently), so memory
- * and probe traffic are fixed by the options, whatever the list's length.
- * Pure: no I/O but reading the file given.
+ * counted in dropped_peers, for the caller to say on stderr, never
+ * silently), so memory and probe traffic are fixed by the options,
+ * whatever the list's length.  Where a NIC's sample starts depends on its
+ * names (host, NIC), so that agents do not all probe the same cross
+ * peers in the same window.
+ *
+ * Errors name the line and the field ("pinglist line 7: RAIL 'x' is not
+ * a number 0..255"); syntax is checked first, then duplicates (a HOST
+ * NIC pair on two lines: the later line is named), then that the local
+ * host has a line.  Pure: no I/O but reading the file given.
  */
 #ifndef RB_MESH_PINGLIST_H
 #define RB_MESH_PINGLIST_H
@@ -57,14 +64,19 @@ struct pinglist {
 	size_t lines;                   /* NIC lines read */
 };
 
-/* 0, -ENOMEM, or -EINVAL with *why (static or in why_buf) naming the line. */
+/* 0, -ENOMEM, or -EINVAL with the reason in why_buf (may be NULL) naming
+ * the line; pl_load also -errno (-ENOENT, -EFBIG over 256 MiB, ...) with
+ * the path.  On an error *pl is empty (nothing to free). */
 int pl_load(struct pinglist *pl, const char *path, const struct pl_opts *o,
 	    char *why_buf, size_t why_len);
 int pl_parse(struct pinglist *pl, const char *text, const struct pl_opts *o,
 	     char *why_buf, size_t why_len);
 void pl_free(struct pinglist *pl);
 /* Window w's cross sample of local NIC l: the indexes (into l->peers) of
- * the cross peers probed, into idx (room for o->cross_peers); how many. */
+ * the cross peers probed, into idx (room for o->cross_peers); how many:
+ * all of them when they are cross_peers or fewer, else cross_peers
+ * distinct ones, any ceil(ncross / cross_peers) consecutive windows
+ * visiting every one (0 with cross_peers 0). */
 int pl_cross_sample(const struct pl_local *l, const struct pl_opts *o, uint64_t w, int *idx);
 
 #endif
