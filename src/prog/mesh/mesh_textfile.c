@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "prog/mesh/mesh_metrics.h"
 #include "prog/mesh/mesh_sink.h"
@@ -46,7 +47,7 @@ static int textfile_flush(void *ctx, double now_s)
 	if (!rc && rename(t->tmp, t->path))
 		rc = -errno;
 	if (rc)
-		remove(t->tmp);
+		unlink(t->tmp);
 	return rc;
 }
 
@@ -97,7 +98,7 @@ int mesh_textfile_open(struct mesh_sink *s, const char *path, const struct mesh_
 		textfile_close(t);
 		return rc;
 	}
-	remove(t->tmp);
+	unlink(t->tmp);
 	*s = (struct mesh_sink){ .name = "textfile", .window = textfile_window,
 				 .alert = textfile_alert, .flush = textfile_flush,
 				 .close = textfile_close, .ctx = t };
