@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define PLAN 70
+#define PLAN 71
 
 static struct pl_opts opts(const char *host)
 {
@@ -409,6 +409,60 @@ static void test_load(void)
 	ok(err == -EINVAL && strstr(why, "'nobody'"), "an empty file: no line for the host (%s)", why);
 }
 
+/* A random pinglist-like line into t (its fields mostly right). */
+static size_t garbage_line(char *t, size_t room, uint64_t *x)
+{
+	static const char *const f[5][6] = {
+		{ "a", "b", "c", "a", "b", "" },
+		{ "rxe0", "rxe1", "rxe2", "rxe0", "mlx5_1", "" },
+		{ "0", "1", "0", "1", "x", "256" },
+		{ "10.0.0.1", "10.0.0.2:7", "[fd00::1]:9", "fd00::2", "10.0.0.3:0", "[::1" },
+		{ "L1", "L2", "", "", "L1 extra", "# c" },
+	};
+	size_t n = 0;
+
+	for (int k = 0; k < 5; k++) {
+		*x ^= *x << 13, *x ^= *x >> 7, *x ^= *x << 17;
+		n += (size_t)snprintf(t + n, room - n, "%s%s", f[k][*x % 6], k < 4 ? (*x >> 8) % 9 ? " " : "\t" : "\n");
+	}
+	return n;
+}
+
+/* Random lists of such lines: pl_parse never fails but with -EINVAL and
+ * a message, and what it accepts is host a's NICs, bounded. */
+static void test_garbage(void)
+{
+	uint64_t x = 0x2545f4914f6cdd1dull;
+	long accepted = 0, refused = 0, wrong = 0;
+	struct pl_opts o = opts("a");
+
+	o.intra = true;
+	o.max_peers = 3;
+	for (int t = 0; t < 20000; t++) {
+		char text[2048] = "", why[256] = "";
+		size_t n = 0, lines = 1 + (size_t)(t % 7);
+		struct pinglist pl;
+		int err;
+
+		for (size_t i = 0; i < lines; i++)
+			n += garbage_line(text + n, sizeof(text) - n, &x);
+		err = pl_parse(&pl, text, &o, why, sizeof(why));
+		if (err == 0) {
+			accepted++;
+			for (int l = 0; l < pl.nlocal; l++)
+				wrong += strcmp(pl.local[l].nic.host, "a") != 0 || pl.local[l].npeers > o.max_peers;
+			wrong += pl.nlocal < 1;
+		} else {
+			refused++;
+			wrong += err != -EINVAL || strncmp(why, "pinglist", 8) != 0;
+		}
+		pl_free(&pl);
+	}
+	ok(wrong == 0 && accepted > 100 && refused > 100,
+	   "20000 random lists: %ld accepted (host a's NICs, at most max_peers), %ld refused with a message, "
+	   "%ld wrong", accepted, refused, wrong);
+}
+
 int main(void)
 {
 	printf("1..%d\n", PLAN);
@@ -419,6 +473,7 @@ int main(void)
 	test_sampling();
 	test_fabric();
 	test_load();
+	test_garbage();
 	if (tap_n != PLAN)
 		printf("# planned %d checks, ran %d\n", PLAN, tap_n);
 	return tap_failed || tap_n != PLAN;

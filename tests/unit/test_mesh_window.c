@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PLAN 33
+#define PLAN 34
 
 /* ---- the reference model ---- */
 
@@ -363,6 +363,9 @@ static void test_restart_late(void)
 	ok(mw_answer(&w, 11, 0xcc, 301001) == -ENOENT && w.lost == 3 && w.late == 2 && w.answered == 0,
 	   "a reply after the timeout, nothing expired before: lost, then late");
 	ok(mw_answer(&w, 11, 0xcc, 300500) == -ENOENT && w.late == 2, "...not answered either");
+	mw_send(&w, 400000);                                    /* 12 */
+	ok(mw_answer(&w, 12, 0xcc, 401000) == 0 && w.answered == 1 && w.lost == 3,
+	   "a reply at exactly the timeout: in time");
 	mw_free(&w);
 }
 

@@ -3,7 +3,8 @@
  * ns (CLOCK_MONOTONIC) and says what happened; this file counts.
  *
  * A probe's fate is decided once: answered (a reply with its sequence
- * number arrived before the timeout), lost (no reply within timeout_ns),
+ * number arrived within timeout_ns of the send, at timeout_ns still in
+ * time), lost (no reply within timeout_ns),
  * or restarted (the peer's epoch changed while it was outstanding: a
  * restarted peer is not read as loss).  A fate counts in the window in
  * which it is decided; sent counts in the window of the send.  So
@@ -15,9 +16,9 @@
  * whether mw_expire, mw_answer or mw_close sees it first: a reply after
  * the timeout is late even when nothing expired the probe before it).
  * Late is known for the last MW_LATE_SEQS probes sent: a reply to an
- * older one is unknown, like a duplicate or a restarted probe's.  At most MW_OUTSTANDING probes are in flight per
- * peer: a send beyond it judges the oldest lost at once (the cap, not
- * the clock, bounds memory).
+ * older one is unknown, like a duplicate or a restarted probe's.  At
+ * most MW_OUTSTANDING probes are in flight per peer: a send beyond it
+ * judges the oldest lost at once (the cap, not the clock, bounds memory).
  *
  * Epochs (the peer agent's run, compared for equality only; 0: not
  * said): the first epoch learned is no restart.  A reply from another
@@ -30,7 +31,8 @@
  * (allocated once, by mw_init); beyond it a deterministic reservoir
  * (seeded by the sequence number) keeps rtt_cap of them, so the
  * percentiles are exact up to rtt_cap answers a window and a uniform
- * sample beyond.  Percentiles: nearest rank of the sorted kept RTTs.
+ * sample beyond.  Percentiles: nearest rank of the sorted kept RTTs
+ * (the ceil(p * n)-th smallest); the max is exact, over every answer.
  */
 #ifndef RB_MESH_WINDOW_H
 #define RB_MESH_WINDOW_H
