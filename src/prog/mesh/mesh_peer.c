@@ -8,7 +8,7 @@
 #define RESOLVE_MS 1000                 /* rdma_resolve_addr/route's own timeouts */
 #define RESOLVE_NS 3000000000ull        /* a whole resolution's deadline (SIDR's
 					 * own retries run far longer) */
-#define RETRY_NS 2000000000ull          /* between two resolutions of one peer */
+#define RETRY_NS 1000000000ull          /* between two resolutions of one peer */
 
 static void give_up(struct mesh_peer *p, uint64_t now, const char *what, int status)
 {
@@ -122,10 +122,13 @@ static void send_due(struct mesh_peer *p, uint64_t now)
 	}
 }
 
-/* Silent for 3 timeouts (and 3 periods): resolve again, keep probing. */
+/* Silent for half a timeout (and two periods): resolve again, keep
+ * probing.  Before the timeout, so that a peer agent that restarted (a new
+ * QP, a new epoch) is found while the probes sent to the old one are
+ * still out: they become restarted, not lost. */
 static bool silent(const struct mesh_peer *p, uint64_t now)
 {
-	uint64_t quiet = 3 * (p->w.timeout_ns > p->period_ns ? p->w.timeout_ns : p->period_ns);
+	uint64_t quiet = p->w.timeout_ns / 2 > 2 * p->period_ns ? p->w.timeout_ns / 2 : 2 * p->period_ns;
 
 	return p->state == MP_UP && mw_silent_ns(&p->w, now) > quiet;
 }

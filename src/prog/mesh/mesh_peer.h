@@ -7,7 +7,7 @@
  * UP (an AH: probes are posted), DOWN (resolution failed and no AH ever:
  * each probe due is counted as sent and, at its timeout, lost: a peer
  * that cannot be reached is loss, not silence).  A peer UP that answers
- * nothing for a while is resolved again (its agent may have restarted
+ * nothing for half a timeout is resolved again, once a second at most (its agent may have restarted
  * on a new QP); a new epoch in the answer turns the probes outstanding to
  * the old one into restarted, and replaces the AH.
  */
