@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,7 +130,7 @@ struct scraper {
 	int fetched, whole, bad;
 };
 
-static volatile int stop_scraping;
+static atomic_int stop_scraping;
 
 /* The body is one flush's: windows_total W, and the link's sent_total
  * the sum fed by then, 10 * W * (W + 1) / 2 (flush w fed 10 * w). */

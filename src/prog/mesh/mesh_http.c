@@ -214,24 +214,33 @@ static void http_close(void *ctx)
 	free(h);
 }
 
+/* Few scrapers (Prometheus servers): a bound on connections and on a
+ * silent one's life keeps memory fixed whoever connects. */
+static struct MHD_Daemon *start_on(struct http_sink *h, unsigned flags, const void *sa)
+{
+	const struct sockaddr_in *s4 = sa;              /* sin_port and sin6_port: one place */
+	uint16_t port = ntohs(s4->sin_port);            /* (for libmicrohttpd's messages) */
+
+	return MHD_start_daemon(flags | MHD_USE_AUTO | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG,
+				port, NULL, NULL, on_request, h, MHD_OPTION_SOCK_ADDR, sa,
+				MHD_OPTION_CONNECTION_LIMIT, 32u, MHD_OPTION_CONNECTION_TIMEOUT, 30u,
+				MHD_OPTION_END);
+}
+
 static struct MHD_Daemon *start(struct http_sink *h, const struct sockaddr_storage *sa, int any)
 {
-	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG;
 	struct sockaddr_in v4 = { .sin_family = AF_INET };
 	struct MHD_Daemon *d;
 
-	if (sa->ss_family == AF_INET6)
-		flags |= any ? MHD_USE_DUAL_STACK : MHD_USE_IPv6;
-	d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, h, MHD_OPTION_SOCK_ADDR, sa,
-			     MHD_OPTION_CONNECTION_TIMEOUT, 30u, MHD_OPTION_END);
+	if (sa->ss_family != AF_INET6)
+		return start_on(h, 0, sa);
+	d = start_on(h, any ? MHD_USE_DUAL_STACK : MHD_USE_IPv6, sa);
 	if (d || !any)
 		return d;
 	/* every address, on a host without IPv6 */
 	v4.sin_port = ((const struct sockaddr_in6 *)sa)->sin6_port;
 	v4.sin_addr.s_addr = htonl(INADDR_ANY);
-	return MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL,
-				on_request, h, MHD_OPTION_SOCK_ADDR, &v4,
-				MHD_OPTION_CONNECTION_TIMEOUT, 30u, MHD_OPTION_END);
+	return start_on(h, 0, &v4);
 }
 
 static int bound_port(struct MHD_Daemon *d)

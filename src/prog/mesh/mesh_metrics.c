@@ -99,10 +99,10 @@ void mbuf_free(struct mesh_buf *b)
 	memset(b, 0, sizeof(*b));
 }
 
-/* A label value: \ " and newline escaped (both formats). */
-static void mbuf_label(struct mesh_buf *b, const char *name, const char *v)
+/* sep name="v", v's \ " and newline escaped (both formats). */
+static void mbuf_label(struct mesh_buf *b, const char *sep, const char *name, const char *v)
 {
-	mbuf_printf(b, "%s=\"", name);
+	mbuf_printf(b, "%s%s=\"", sep, name);
 	for (; *v; v++) {
 		if (*v == '\\' || *v == '"')
 			mbuf_printf(b, "\\%c", *v);
@@ -372,15 +372,13 @@ struct mm_family {
 	size_t off;                     /* in struct mm_link (the per-link emitters) */
 };
 
-static void link_labels(struct mesh_buf *b, const struct mm_link *l)
+/* "sample{labels" of a link's series (the caller closes the brace) */
+static void link_series(struct mesh_buf *b, const char *sample, const struct mm_link *l)
 {
-	mbuf_label(b, "local_host", l->local_host);
-	mbuf_printf(b, ",");
-	mbuf_label(b, "local_nic", l->local_nic);
-	mbuf_printf(b, ",");
-	mbuf_label(b, "peer_host", l->peer_host);
-	mbuf_printf(b, ",");
-	mbuf_label(b, "peer_nic", l->peer_nic);
+	mbuf_label(b, sample, "{local_host", l->local_host);
+	mbuf_label(b, ",", "local_nic", l->local_nic);
+	mbuf_label(b, ",", "peer_host", l->peer_host);
+	mbuf_label(b, ",", "peer_nic", l->peer_nic);
 	mbuf_printf(b, ",rail=\"%d\",tier=\"%s\"", l->rail, mm_tier_name(l->tier));
 }
 
@@ -390,8 +388,7 @@ static void emit_link_u64(struct mesh_buf *b, const struct mesh_metrics *m,
 	for (int i = 0; i < m->nlinks; i++) {
 		const struct mm_link *l = &m->links[i];
 
-		mbuf_printf(b, "%s{", sample);
-		link_labels(b, l);
+		link_series(b, sample, l);
 		mbuf_printf(b, "} %" PRIu64 "\n", *(const uint64_t *)((const char *)l + f->off));
 	}
 }
@@ -402,8 +399,7 @@ static void emit_link_double(struct mesh_buf *b, const struct mesh_metrics *m,
 	for (int i = 0; i < m->nlinks; i++) {
 		const struct mm_link *l = &m->links[i];
 
-		mbuf_printf(b, "%s{", sample);
-		link_labels(b, l);
+		link_series(b, sample, l);
 		mbuf_printf(b, "} ");
 		mbuf_double(b, *(const double *)((const char *)l + f->off));
 		mbuf_printf(b, "\n");
@@ -419,8 +415,7 @@ static void emit_rtt(struct mesh_buf *b, const struct mesh_metrics *m,
 		const struct mm_link *l = &m->links[i];
 
 		for (int k = 0; k < 4 && !isnan(l->rtt_us[k]); k++) {
-			mbuf_printf(b, "%s{", sample);
-			link_labels(b, l);
+			link_series(b, sample, l);
 			mbuf_printf(b, ",quantile=\"%s\"} ", q[k]);
 			mbuf_double(b, l->rtt_us[k] / 1e6);    /* 30 us: 3e-05 exactly */
 			mbuf_printf(b, "\n");
@@ -432,10 +427,8 @@ static void emit_alerts(struct mesh_buf *b, const struct mesh_metrics *m,
 			const struct mm_family *f, const char *sample)
 {
 	for (int i = 0; i < m->active.n; i++) {
-		mbuf_printf(b, "%s{", sample);
-		mbuf_label(b, "kind", m->active.a[i].kind);
-		mbuf_printf(b, ",");
-		mbuf_label(b, "where", m->active.a[i].where);
+		mbuf_label(b, sample, "{kind", m->active.a[i].kind);
+		mbuf_label(b, ",", "where", m->active.a[i].where);
 		mbuf_printf(b, "} 1\n");
 	}
 }
@@ -443,10 +436,8 @@ static void emit_alerts(struct mesh_buf *b, const struct mesh_metrics *m,
 static void emit_info(struct mesh_buf *b, const struct mesh_metrics *m,
 		      const struct mm_family *f, const char *sample)
 {
-	mbuf_printf(b, "%s{", sample);
-	mbuf_label(b, "host", m->host);
-	mbuf_printf(b, ",");
-	mbuf_label(b, "version", m->version);
+	mbuf_label(b, sample, "{host", m->host);
+	mbuf_label(b, ",", "version", m->version);
 	mbuf_printf(b, ",epoch=\"%" PRIu64 "\",timestamps=\"%s\"} 1\n", m->epoch,
 		    m->hw_stamps ? "hardware" : "software");
 }
