@@ -22,7 +22,7 @@ if [ ! -x "$RB_BIN/rb_mesh" ] || ! command -v prometheus >/dev/null || ! command
 fi
 tap_mark
 rb_case "mesh watch"
-python3 "$mesh_dir/watch.py" "$RB_BIN" "$RB_DEV" "$RB_IP" "${RB_NETDEV:-rxedummy0}" "$RB_CASE_DIR" \
+"$RB_PY" "$mesh_dir/watch.py" "$RB_BIN" "$RB_DEV" "$RB_IP" "${RB_NETDEV:-rxedummy0}" "$RB_CASE_DIR" \
 	"$top_srcdir/scripts/prometheus/rb-mesh-rules.yml" >"$RB_CASE_DIR/checks" 2>"$RB_CASE_DIR/watch.err"
 mesh_rc=$?
 grep '^# ' "$RB_CASE_DIR/checks"
