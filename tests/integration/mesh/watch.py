@@ -235,6 +235,7 @@ def check_stopped_peer(agents):
     limit = TIMEOUT_MS / 1e3 + 2 * WINDOW + 2
     t_agents = wait_for(lambda: all(bad_window(h, 'h3', t_stop) for h in others), limit + 2)
     t_prom = wait_for(lambda: firing('RbMeshHost', peer_host='h3'), limit + 4)
+    t_prom = t_prom and time.time() - t_stop      # both from the stop
     wrong = [s['metric'] for s in prom_query('ALERTS{alertstate="firing",kind=~"peer|self|link|host"}')
              if s['metric'].get('peer_host', s['metric'].get('local_host')) != 'h3']
     note(f'h3 stopped: bad in all 3 agents\' windows after {t_agents} s, RbMeshHost{{h3}} after {t_prom} s '
