@@ -20,14 +20,22 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 
 CHECKS = 10
 WINDOW, TIMEOUT_MS = 2.0, 1000
-BIN, DEV, IP, NETDEV, TMP, RULES = sys.argv[1:7]
-IP = IP.split('/')[0]
-MESH = os.path.join(BIN, 'rb_mesh')
+BIN = DEV = IP = NETDEV = TMP = RULES = MESH = PROM_DIR = ''
 PROM_PORT = 19690
+
+
+def setup(args):
+    """The command line's six words (two.py, which imports this file, gives its own)."""
+    global BIN, DEV, IP, NETDEV, TMP, RULES, MESH, PROM_DIR
+    BIN, DEV, IP, NETDEV, TMP, RULES = args
+    PROM_DIR = TMP
+    IP = IP.split('/')[0]
+    MESH = os.path.join(BIN, 'rb_mesh')
 reported = 0
 
 
@@ -107,14 +115,14 @@ def prom_query(expr):
 
 
 def start_prometheus(targets):
-    cfg = f'{TMP}/prometheus.yml'
+    cfg = f'{PROM_DIR}/prometheus.yml'
     with open(cfg, 'w') as f:
         f.write('global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n'
                 f'rule_files:\n  - {RULES}\n'
                 'scrape_configs:\n  - job_name: rb_mesh\n    static_configs:\n'
                 f'      - targets: [{", ".join(repr(t) for t in targets)}]\n')
-    log = open(f'{TMP}/prometheus.log', 'w')
-    p = subprocess.Popen(['prometheus', f'--config.file={cfg}', f'--storage.tsdb.path={TMP}/tsdb',
+    log = open(f'{PROM_DIR}/prometheus.log', 'w')
+    p = subprocess.Popen(['prometheus', f'--config.file={cfg}', f'--storage.tsdb.path={PROM_DIR}/tsdb',
                           f'--web.listen-address=127.0.0.1:{PROM_PORT}'], stdout=log, stderr=log)
     deadline = time.time() + 60
     while time.time() < deadline and p.poll() is None:
@@ -135,9 +143,6 @@ def wait_for(cond, limit, step=0.25):
             return time.time() - t0
         time.sleep(step)
     return None
-
-
-import urllib.parse  # noqa: E402  (after the helpers that name it)
 
 
 def firing(alertname, **labels):
@@ -355,6 +360,7 @@ def check_bound():
 
 
 def main():
+    setup(sys.argv[1:7])
     agents = {}
     prom = None
     try:

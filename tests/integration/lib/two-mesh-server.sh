@@ -1,0 +1,26 @@
+#!/bin/bash
+# Guest A of tests/rxe-two.sh for prog/mesh_two.sh: the agents a1 and a2
+# (rb_mesh watch, tests/integration/mesh/two.pinglist.sh), /metrics on
+# 0.0.0.0:19611 and :19612 for guest B's Prometheus, JSON lines in the
+# shared folder, until guest B writes DIR/done (or 600 s).
+# two-mesh-server.sh DIR BIN
+dir=$1 bin=$2
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../mesh/two.pinglist.sh"
+mesh_two_pinglist "$RB_IP" "$RB_IP1" "$RB_PEER" "$RB_PEER1" >"$dir/pinglist.a" || exit 1
+pids=()
+for h in a1:19611 a2:19612; do
+	"$bin/rb_mesh" watch --pinglist "$dir/pinglist.a" --host "${h%:*}" --listen "0.0.0.0:${h#*:}" \
+		--jsonl "$dir/${h%:*}.jsonl" "${MESH_TWO_ARGS[@]}" 2>"$dir/${h%:*}.err" &
+	pids+=($!)
+done
+nap=$(mktemp -u /tmp/mesh-nap.XXXXXX) && mkfifo "$nap" && exec 3<>"$nap"   # a wait with no process
+for ((i = 0; i < 3000; i++)); do
+	[ -e "$dir/done" ] && break
+	read -r -t 0.2 -u 3 _ || true
+done
+rm -f "$nap"
+kill -TERM "${pids[@]}" 2>/dev/null
+st=0
+for p in "${pids[@]}"; do wait "$p" || st=1; done
+exit "$st"

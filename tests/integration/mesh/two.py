@@ -1,0 +1,166 @@
+"""rb_mesh watch between two guests, rail 0 (eth0) and rail 1 (eth1), with
+faults injected in guest B one at a time.
+
+    two.py BIN SHARED CASE RULES PEER
+
+Guest A runs agents a1, a2 (tests/integration/lib/two-mesh-server.sh);
+this runs b1, b2 here with the same pinglist (SHARED/pinglist.a, written
+by guest A), all four writing JSON lines into SHARED, and Prometheus
+(files in CASE) scraping the four agents (A's at PEER).  Faults, each for
+three windows, then removed and the links seen good again:
+  - loss: netem loss 50 % on eth1 (rail 1 between the guests);
+  - delay: netem delay 200 ms on eth0 (rail 0 between the guests);
+  - NIC down: eth1 down (rxe1's port with it);
+  - CPU load: two busy loops in guest B (its one vCPU).
+Prints "ok: WHAT" / "not ok: WHAT" lines (CHECKS of them) and "# " notes."""
+
+import os
+import subprocess
+import sys
+import time
+
+import watch as mt
+
+CHECKS = 8
+W = 2.0                     # MESH_TWO_ARGS' --window
+LIMIT = 1.0 + 2 * W + 1     # --timeout + two windows, + a second of slack
+B_HOSTS = {'b1': 19613, 'b2': 19614}
+A_HOSTS = {'a1': 19611, 'a2': 19612}
+ARGS = ['--window', '2', '--timeout', '1000', '--rate-switch', '20', '--rate-cross', '20',
+        '--max-p99', '100000', '--max-loss', '0.2']
+say, note, wait_for = mt.say, mt.note, mt.wait_for
+
+
+def cross(host, rail, since):
+    """host's windows to the other guest's NICs of rail, after since."""
+    other = 'b' if host.startswith('a') else 'a'
+    return [r for r in mt.windows(host, since) if r['rail'] == rail and r['peer_host'].startswith(other)]
+
+
+def bad(r):
+    return r['loss'] >= 0.2 or (r['rtt_p99_us'] or 0) > 100000
+
+
+def all_bad(rail, since):
+    return all(any(bad(r) for r in cross(h, rail, since)) and
+               all(bad(r) for r in cross(h, rail, since)[-2:]) for h in ('a1', 'a2', 'b1', 'b2'))
+
+
+def all_good(rail, since):
+    return all(cross(h, rail, since) and not any(bad(r) for r in cross(h, rail, since)[-2:])
+               for h in ('a1', 'a2', 'b1', 'b2'))
+
+
+def switch_alerts(host, since, where):
+    return [a for a in mt.alerts(host, since) if a['kind'] == 'switch' and a['where'] in where]
+
+
+def sh(cmd):
+    return subprocess.run(cmd, shell=True, capture_output=True, text=True).returncode
+
+
+def fault(name, on, off, rail, where, settle=3 * W):
+    """Inject, wait for every agent's cross links of rail to be bad, check
+    the agents' verdict (switch WHERE) and that the other rail stayed good;
+    remove, wait for good again."""
+    t0 = time.time()
+    rc = sh(on)
+    t_bad = wait_for(lambda: all_bad(rail, t0), LIMIT + 2)
+    time.sleep(max(0, settle - (t_bad or settle)))
+    sw = {h: len(switch_alerts(h, t0, where)) for h in ('a1', 'a2', 'b1', 'b2')}
+    other = [r for h in ('a1', 'a2', 'b1', 'b2') for r in cross(h, 1 - rail, t0 + W) if bad(r)]
+    rc_off = sh(off)
+    t1 = time.time()
+    t_good = wait_for(lambda: all_good(rail, t1 + 1.0 + W), 6 * W + 10)
+    note(f'{name}: all 4 agents\' rail-{rail} links to the other guest bad after {t_bad} s '
+         f'(promised {LIMIT:.0f} s); switch verdicts {sw}; other rail bad windows {len(other)}; '
+         f'good again {t_good} s after the removal')
+    say(rc == 0 and rc_off == 0 and t_bad is not None and t_bad <= LIMIT and all(sw.values()) and
+        not other and t_good is not None,
+        f'{name}: found by every agent within {LIMIT:.0f} s ({t_bad}), each saying switch '
+        f'{"/".join(sorted(where))} ({sum(sw.values())} verdicts), rail {1 - rail} untouched, '
+        f'good again after removal ({t_good} s)')
+
+
+def cpu_load():
+    """Two busy loops on guest B's one vCPU for three windows: the alerts
+    that raises (a false alarm each) and the RTTs, measured."""
+    t0 = time.time()
+    busy = [subprocess.Popen(['sh', '-c', 'while :; do :; done']) for _ in range(2)]
+    time.sleep(3 * W)
+    for p in busy:
+        p.kill()
+        p.wait()
+    rs = [r for h in list(A_HOSTS) + list(B_HOSTS) for r in mt.windows(h, t0) if r['start_s'] >= t0]
+    alerts = [a for h in list(A_HOSTS) + list(B_HOSTS) for a in mt.alerts(h, t0)]
+    p99 = sorted(r['rtt_p99_us'] for r in rs if r['rtt_p99_us'] is not None)
+    lost = sum(r['lost'] for r in rs)
+    note(f'CPU load in guest B, {3 * W:.0f} s: {len(rs)} windows, {lost} probes lost, '
+         f'p99 {p99[len(p99) // 2] if p99 else None} us median of windows, max {p99[-1] if p99 else None} us, '
+         f'{len(alerts)} alerts: {sorted({(a["kind"], a["where"]) for a in alerts})}')
+    alive = [h for h, p in AGENTS.items() if p.poll() is None]
+    say(len(alive) == 2 and len(rs) > 0, f'CPU load in guest B: its agents kept probing ({len(rs)} windows, '
+        f'{lost} lost, {len(alerts)} alerts; measured, not judged)')
+
+
+AGENTS = {}
+
+
+def main():
+    bin_, shared, case, rules, peer = sys.argv[1:6]
+    mt.setup([bin_, 'rxe0', '', '', shared, rules])
+    mt.PROM_DIR = case
+    prom = None
+    try:
+        pl = f'{shared}/pinglist.a'
+        ready = wait_for(lambda: os.path.exists(pl) and os.path.getsize(pl) > 0, 30)
+        for h, port in B_HOSTS.items():
+            AGENTS[h] = subprocess.Popen([mt.MESH, 'watch', '--pinglist', pl, '--host', h, '--listen',
+                                          f'127.0.0.1:{port}', '--jsonl', f'{shared}/{h}.jsonl', *ARGS],
+                                         stdout=subprocess.DEVNULL, stderr=open(f'{case}/{h}.err', 'w'))
+        targets = [f'{peer}:{p}' for p in A_HOSTS.values()] + [f'127.0.0.1:{p}' for p in B_HOSTS.values()]
+        prom = mt.start_prometheus(targets)
+        time.sleep(W + 1)
+        t0 = time.time()
+        time.sleep(3 * W)
+        rs = [r for h in list(A_HOSTS) + list(B_HOSTS) for r in mt.windows(h, t0) if r['start_s'] >= t0]
+        links = {(r['local_host'], r['local_nic'], r['peer_host']) for r in rs if r['answered']}
+        alerts = [a for h in list(A_HOSTS) + list(B_HOSTS) for a in mt.alerts(h, t0)]
+        note(f'idle: {len(rs)} windows, {len(links)} links answered of 24, '
+             f'{sum(r["lost"] for r in rs)} lost, alerts {len(alerts)}')
+        say(ready is not None and len(links) == 24 and not alerts,
+            f'idle, 4 agents x 2 NICs in two guests: all 24 links answered, no alert ({len(alerts)})')
+        up = mt.prom_query('up{job="rb_mesh"} == 1')
+        say(len(up) == 4, f'Prometheus in guest B scrapes the four agents, two across the guests ({len(up)} up)')
+        fault('loss 50 % on eth1', 'tc qdisc add dev eth1 root netem loss 50%', 'tc qdisc del dev eth1 root', 1,
+              {'r1A-r1B', 'r1B-r1A'})
+        fault('delay 200 ms on eth0', 'tc qdisc add dev eth0 root netem delay 200ms', 'tc qdisc del dev eth0 root', 0,
+              {'r0A-r0B', 'r0B-r0A'})
+        t_down = time.time()
+        fault('eth1 down', 'ip link set eth1 down', 'ip link set eth1 up', 1, {'r1A-r1B', 'r1B-r1A'})
+        span = f'{time.time() - t_down + 2:.0f}s'
+        fired = {(a['metric']['alertname'], a['metric'].get('peer_host', a['metric'].get('local_host')))
+                 for a in mt.prom_query(f'ALERTS{{alertname=~"RbMeshPeer|RbMeshSelf",alertstate="firing"}}[{span}]')
+                 if 'rxe1' in (a['metric'].get('peer_nic'), a['metric'].get('local_nic'))}
+        note(f'eth1 down: Prometheus fired, for rxe1, in the {span} since: {sorted(fired)}')
+        say(fired and all(h.startswith('b') for _, h in fired),
+            f'eth1 down: Prometheus blamed guest B\'s rxe1 (RbMeshPeer or RbMeshSelf: {sorted(fired)}), '
+            f'nothing of guest A')
+        cpu_load()
+        rcs = {h: mt.stop(p) for h, p in AGENTS.items()}
+        say(all(rc == 0 for rc in rcs.values()), f'guest B\'s agents exit 0 at SIGTERM ({rcs})')
+    finally:
+        for p in AGENTS.values():
+            mt.stop(p)
+        if prom:
+            mt.stop(prom)
+        for q in ('eth0', 'eth1'):
+            subprocess.run(['tc', 'qdisc', 'del', 'dev', q, 'root'], capture_output=True)
+        subprocess.run(['ip', 'link', 'set', 'eth1', 'up'], capture_output=True)
+        open(f'{shared}/done', 'w').close()
+        while mt.reported < CHECKS:
+            say(False, f'check {mt.reported + 1} of {CHECKS} not reached')
+
+
+if __name__ == '__main__':
+    main()

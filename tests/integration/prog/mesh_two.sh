@@ -1,0 +1,37 @@
+# shellcheck shell=bash
+# needs: two-guests two-nics
+# rb_mesh watch (#38) between two guests on two rails (rxe0 on eth0, rxe1
+# on eth1): agents a1, a2 in guest A (tests/integration/lib/two-mesh-server.sh),
+# b1, b2 here, Prometheus here scraping all four; faults injected here one
+# at a time (netem loss on rail 1, netem delay on rail 0, eth1 down, CPU
+# load), each found within --timeout plus two windows by every agent and
+# blamed on the switch pair between the guests, the other rail untouched,
+# and good again after.  tests/integration/mesh/two.py does it, a check a
+# line.  Writes $RB_MESH_SHARED/done at its end: guest A's agents then stop.
+# Sourced by run-all.sh (see lib.sh).
+
+tap_plan 8
+
+mesh_dir=$top_srcdir/tests/integration/mesh
+if [ -z "${RB_MESH_SHARED:-}" ] || [ -z "${RB_DEV1:-}" ] || [ ! -x "$RB_BIN/rb_mesh" ] ||
+	! command -v prometheus >/dev/null; then
+	[ -z "${RB_MESH_SHARED:-}" ] || touch "$RB_MESH_SHARED/done"
+	for i in $(seq 8); do
+		tap_skip "rb_mesh two guests, check $i" "not in tests/rxe-two.sh's test bed with --nics 2, or rb_mesh or prometheus missing"
+	done
+	return 0
+fi
+tap_mark
+rb_case "mesh two"
+PYTHONPATH=$mesh_dir "$RB_PY" "$mesh_dir/two.py" "$RB_BIN" "$RB_MESH_SHARED" "$RB_CASE_DIR" \
+	"$top_srcdir/scripts/prometheus/rb-mesh-rules.yml" "$RB_PEER" >"$RB_CASE_DIR/checks" 2>"$RB_CASE_DIR/two.err"
+mesh_rc=$?
+grep '^# ' "$RB_CASE_DIR/checks"
+while IFS= read -r mesh_line; do
+	case $mesh_line in
+	"ok: "*) tap_ok 0 "rb_mesh two guests: ${mesh_line#ok: }" ;;
+	"not ok: "*) tap_ok 1 "rb_mesh two guests: ${mesh_line#not ok: }" ;;
+	esac
+done <"$RB_CASE_DIR/checks"
+[ "$mesh_rc" = 0 ] || tail -n 20 "$RB_CASE_DIR/two.err" | sed 's/^/# two.py: /'
+tap_expect 8 "rb_mesh two guests" "$mesh_rc"
