@@ -103,8 +103,9 @@ printf '# TYPE rb_testbed_smoke gauge\nrb_testbed_smoke{rail="1"} %s\n' "$value"
 (cd "$RB_CASE_DIR/exporter" && exec "$RB_PY" -m http.server 19101 --bind 127.0.0.1) \
 	>"$RB_CASE_DIR/exporter.log" 2>&1 </dev/null &
 exporter=$!
-got="" up=""
+got="" up="" t0=$SECONDS
 if prom_start "$RB_CASE_DIR/prom" 127.0.0.1:19101; then
+	tap_diag "prometheus ready in $((SECONDS - t0)) s"
 	got=$(prom_wait rb_testbed_smoke 60)
 	up=$(prom_query 'up{job="rb"}')
 	tap_diag "prom_query rb_testbed_smoke: ${got:-nothing}; up: $up"
