@@ -10,9 +10,10 @@
 #                             in DIR/data, its log in DIR/prometheus.log, on
 #                             127.0.0.1:$PROM_PORT (default 19090), and waits
 #                             (PROM_WAIT_S, default 120 s: under emulation it
-#                             starts in ~10-30 s) for /-/ready.  Returns 1,
+#                             starts in ~5-30 s) for /-/ready.  Returns 1,
 #                             with the log's tail on stderr, when it did not
-#                             become ready (it is then stopped).
+#                             become ready (it is then stopped), or at once
+#                             when something answers on that port already.
 #   prom_query EXPR           the instant query EXPR (/api/v1/query) as plain
 #                             lines "LABELS VALUE", LABELS as in the text
 #                             format (name{k="v",...}, keys sorted; "{}" for
@@ -41,10 +42,15 @@ prom_yml() {
 	for t in "$@"; do printf "          - '%s'\n" "$t"; done
 }
 
-# prom_http_ok PATH: true when GET PATH answers 200 (bash's /dev/tcp, 2 s).
+# prom_connect: a connection to PROM_ADDR, its descriptor in fd (bash's /dev/tcp).
+prom_connect() {
+	{ exec {fd}<>"/dev/tcp/${PROM_ADDR%:*}/${PROM_ADDR##*:}"; } 2>/dev/null
+}
+
+# prom_http_ok PATH: true when GET PATH answers 200 (2 s at most).
 prom_http_ok() {
 	local fd line
-	{ exec {fd}<>"/dev/tcp/${PROM_ADDR%:*}/${PROM_ADDR##*:}"; } 2>/dev/null || return 1
+	prom_connect || return 1
 	printf 'GET %s HTTP/1.0\r\nHost: %s\r\n\r\n' "$1" "$PROM_ADDR" >&"$fd"
 	IFS= read -r -t 2 -u "$fd" line
 	exec {fd}>&-
@@ -69,6 +75,14 @@ prom_start() {
 		{ echo "prom_start: no prometheus (Debian: prometheus; rb-testbed --install)" >&2; return 1; }
 	[ -z "$PROM_PID" ] || prom_stop
 	PROM_DIR=$dir PROM_ADDR=127.0.0.1:${PROM_PORT:-19090}
+	# another server there would answer for ours
+	local fd
+	if prom_connect; then
+		exec {fd}>&-
+		echo "prom_start: $PROM_ADDR is in use already (PROM_PORT)" >&2
+		PROM_ADDR=""
+		return 1
+	fi
 	mkdir -p "$dir/data" || return 1
 	prom_yml "$@" >"$dir/prometheus.yml" || return 1
 	prometheus --config.file="$dir/prometheus.yml" --storage.tsdb.path="$dir/data" \
@@ -77,8 +91,8 @@ prom_start() {
 	PROM_PID=$!
 	deadline=$((SECONDS + ${PROM_WAIT_S:-120}))
 	for ((i = 0; SECONDS < deadline; i++)); do
-		prom_http_ok /-/ready && return 0
 		kill -0 "$PROM_PID" 2>/dev/null || break
+		prom_http_ok /-/ready && return 0
 		prom_nap
 	done
 	if kill -0 "$PROM_PID" 2>/dev/null; then
