@@ -1,9 +1,10 @@
 #!/bin/bash
 # rb-testbed guest stage 2 (bash, chrooted into the host's / under a tmpfs
-# overlay).  Makes rxe0, then runs the command with the caller's environment
+# overlay).  Makes rxe0 (and rxe1 with --nics 2), then runs the command with the caller's environment
 # and working directory.  Talks to the host only through files in the run
 # folder /run/rb-testbed (a 9p share of a host temp dir):
-#   config   (in)  sourced: TB_NETDEV TB_IP TB_PEER TB_MTU TB_CWD TB_CMD[] TB_WAIT_FOR TB_KEEP_GOING TB_TICK_US
+#   config   (in)  sourced: TB_NETDEV TB_IP TB_PEER TB_MTU TB_CWD TB_CMD[] TB_WAIT_FOR TB_KEEP_GOING TB_TICK_US,
+#                  with --nics 2 also TB_NETDEV1 TB_IP1 TB_PEER1 (rail 1: rxe1)
 #   rxe.sh   (in)  scripts/testbed/rxe.sh
 #   tick.py  (in)  scripts/testbed/tick.py
 #   env      (in)  the caller's environment, as export lines
@@ -86,11 +87,21 @@ for ((t = 0; t < 300; t++)); do	# init loads the RDMA modules in the background
 done
 ip link set lo up
 dummy=no; [ "$TB_NETDEV" = rxedummy0 ] && dummy=yes
-ready=no
-if rxe_setup "$TB_NETDEV" "$TB_IP" "$TB_MTU" $dummy 2>>"$R/setup-err"; then
+# rail 1 (--nics 2): rxe1 on TB_NETDEV1 (eth1, or the dummy rxedummy1)
+rail1_setup() {
+	[ -n "${TB_NETDEV1:-}" ] || return 0
+	local d=no
+	[ "$TB_NETDEV1" = rxedummy1 ] && d=yes
+	rxe_setup "$TB_NETDEV1" "$TB_IP1" "$TB_MTU" $d rxe1 || return 1
+	rail1="; $(rxe_describe "$TB_NETDEV1" "$TB_IP1" rxe1)"
+	export RB_DEV1=rxe1 RB_GID_INDEX1 RB_IP1=$TB_IP1 RB_NETDEV1=$TB_NETDEV1
+	[ -z "${TB_PEER1:-}" ] || export RB_PEER1=$TB_PEER1
+}
+ready=no rail1=""
+if rxe_setup "$TB_NETDEV" "$TB_IP" "$TB_MTU" $dummy 2>>"$R/setup-err" && rail1_setup 2>>"$R/setup-err"; then
 	ready=yes ready_s=$(uptime_s)
-	printf 'boot_s=%s\nready_s=%s\n%s %s\n' "$boot_s" "$ready_s" \
-		"$(rxe_describe "$TB_NETDEV" "$TB_IP")" "$(tick_status) RB_POLL_PAUSE=$RB_POLL_PAUSE" >"$R/timing.tmp"
+	printf 'boot_s=%s\nready_s=%s\n%s%s %s\n' "$boot_s" "$ready_s" \
+		"$(rxe_describe "$TB_NETDEV" "$TB_IP")" "$rail1" "$(tick_status) RB_POLL_PAUSE=$RB_POLL_PAUSE" >"$R/timing.tmp"
 	export RB_DEV=rxe0 RB_GID_INDEX RB_IP=$TB_IP RB_NETDEV=$TB_NETDEV
 else
 	printf 'boot_s=%s\nsetup failed: %s\n' "$boot_s" "$(cat "$R/setup-err")" >"$R/timing.tmp"

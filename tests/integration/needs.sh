@@ -35,6 +35,9 @@
 #     delay-build  build-delay/'s programs (--enable-test-delay
 #                  --enable-test-faults; RB_DELAY_BIN)
 #     tcpdump      captures the traffic between the guests
+#     two-nics     a second RDMA NIC per guest, rail 1 (rb-testbed --nics 2):
+#                  rxe1 on eth1, a subnet of its own (198.51.100.0/24),
+#                  RB_DEV1 RB_IP1 RB_GID_INDEX1 RB_PEER1 (tests/rxe-two.sh)
 #     tick         the test bed's tick (rb-testbed --tick)
 #     new-kernel   the newer guest kernel (rb-testbed --kernel 7.3, from
 #                  trixie-backports: rxe with on-demand paging, udmabuf),
@@ -46,14 +49,14 @@
 # word, or one no boot offers belongs to no boot: needs_check says why,
 # run-all.sh reports it as a failed case in the first boot (rxe), and the
 # host test tests/needs.sh fails.
-needs_words="one-guest two-guests two-nodes 4-cpus 8-cpus quiet lane first last mpi slurm valgrind delay-build tcpdump tick new-kernel"
+needs_words="one-guest two-guests two-nodes 4-cpus 8-cpus quiet lane first last mpi slurm valgrind delay-build tcpdump two-nics tick new-kernel"
 needs_guests="one-guest two-guests two-nodes 4-cpus 8-cpus"
 # BOOT:WORDS; BOOT is tests/BOOT.sh
 needs_boots=(
 	"rxe:one-guest lane valgrind delay-build"
 	"rxe-quiet:one-guest quiet first valgrind delay-build"
 	"rxe-mpi:one-guest quiet mpi slurm"
-	"rxe-two:two-guests mpi slurm tcpdump last"
+	"rxe-two:two-guests two-nics mpi slurm tcpdump last"
 	"rxe-numa:two-nodes"
 	"rxe-cpus:8-cpus tick"
 	"rxe-threads:4-cpus"

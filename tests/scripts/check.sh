@@ -1,8 +1,8 @@
 # shellcheck shell=bash
 # tests/scripts/check.sh, sourced by tests/scripts.sh (its helpers: ok,
 # skip, run, script; $tmp, $data): rb_check and the wait helpers of
-# tests/integration/lib.sh (in a subshell: its counts come back through
-# $tmp/counts).
+# tests/integration/lib.sh, and tests/integration/lib/prometheus.sh on the
+# host (in subshells: their counts come back through $tmp/counts).
 
 # ---- rb_check (tests/integration/lib.sh): through run-all.sh's check
 # server and in a python3 of its own, the same status and output ----
@@ -74,6 +74,52 @@ print(s.getsockname()[1], flush=True); time.sleep(30)' >"$tmp/port" &
 	[ "$st" = 0 ] && [[ $out == *"no answer from the check server"* ]] && ((SECONDS - t0 < 10))
 	ok $? "rb_check, the server gone: answered in a python3 of its own after RB_CHECK_WAIT_S, saying so (status $st, $((SECONDS - t0)) s)"
 	rb_check_stop
+	echo "$n $failed" >"$tmp/counts"
+)
+read -r n failed <"$tmp/counts"
+
+# ---- tests/integration/lib/prometheus.sh: Debian's prometheus on the host
+# (rb-testbed --install), a static exporter (python3's http.server) ----
+(
+	RB_TMP=$tmp/prom
+	mkdir -p "$RB_TMP/exp"
+	# shellcheck source=tests/integration/lib/prometheus.sh
+	. "$top_srcdir/tests/integration/lib/prometheus.sh"
+	names=("prom_start, prom_wait: the exporter's metric, its value and labels"
+		"prom_query: an expression prometheus refuses is status 1, its error said"
+		"prom_start on a port in use: status 1 at once, saying so"
+		"prom_start, prometheus exits (a configuration it refuses): status 1, its log's tail shown")
+	if ! command -v prometheus >/dev/null; then
+		for c in "${names[@]}"; do skip "$c" "no prometheus (Debian: prometheus; rb-testbed --install)"; done
+		echo "$n $failed" >"$tmp/counts"
+		exit 0
+	fi
+	value=$((1000 + RANDOM)) eport=$((20000 + RANDOM % 20000))
+	export PROM_PORT=$((eport + 1)) PROM_WAIT_S=60
+	printf 'rb_prom_check{a="x"} %s\n' "$value" >"$RB_TMP/exp/metrics"
+	(cd "$RB_TMP/exp" && exec python3 -m http.server "$eport" --bind 127.0.0.1) >/dev/null 2>&1 &
+	epid=$!
+	prom_start "$RB_TMP/p1" "127.0.0.1:$eport" 2>"$tmp/err" && got=$(prom_wait rb_prom_check 30 2>>"$tmp/err")
+	[ "$got" = "rb_prom_check{a=\"x\",instance=\"127.0.0.1:$eport\",job=\"rb\"} $value" ] &&
+		[ "$(prom_query "scalar(rb_prom_check * 2)")" = "$((value * 2))" ] &&
+		grep -q "scrape_interval: 1s" "$RB_TMP/p1/prometheus.yml"
+	ok $? "${names[0]} ($got)"
+	out=$(prom_query 'rb_prom_check{' 2>&1)
+	st=$?
+	[ "$st" = 1 ] && [[ $out == *"bad_data"* ]]
+	ok $? "${names[1]} ($out)"
+	out=$( (PROM_PID="" PROM_WAIT_S=10; prom_start "$RB_TMP/p2" "127.0.0.1:$eport"; st=$?; prom_stop; exit $st) 2>&1)
+	st=$?
+	[ "$st" = 1 ] && [[ $out == *"127.0.0.1:$PROM_PORT is in use already"* ]] && [ ! -e "$RB_TMP/p2" ]
+	ok $? "${names[2]} (status $st)"
+	prom_stop
+	out=$(prom_start "$RB_TMP/p3" "127.0.0.1:$eport'" 2>&1)
+	st=$?
+	[ "$st" = 1 ] && [[ $out == *"exited before it was ready"* && $out == *"log"*"its tail"*"prometheus.yml"* ]]
+	ok $? "${names[3]} (status $st)"
+	[ "$st" = 1 ] || echo "$out" | sed 's/^/# /'
+	kill "$epid"
+	wait "$epid" 2>/dev/null
 	echo "$n $failed" >"$tmp/counts"
 )
 read -r n failed <"$tmp/counts"

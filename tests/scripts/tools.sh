@@ -112,6 +112,15 @@ ok $? "rb-testbed --cached with no such folder: exit 2 naming --cached and the f
 run bash "$top_srcdir/scripts/testbed/rb-testbed" --tick 2ms -- true
 [ "$st" = 2 ] && grep -q -- "--tick is not a number: 2ms" "$tmp/err"
 ok $? "rb-testbed --tick 2ms: exit 2 naming --tick and the value (status $st)"
+run bash "$top_srcdir/scripts/testbed/rb-testbed" --nics 3 -- true
+[ "$st" = 2 ] && grep -q -- "--nics is too large: 3 (at most 2)" "$tmp/err"
+ok $? "rb-testbed --nics 3: exit 2 naming --nics and its limit (status $st)"
+run bash "$top_srcdir/scripts/testbed/rb-testbed" --nics 2 --mode host -- true
+[ "$st" = 2 ] && grep -q -- "--nics 2 needs --mode vm" "$tmp/err"
+ok $? "rb-testbed --nics 2 --mode host: exit 2, rail 1 is the VM's (status $st)"
+run bash "$top_srcdir/scripts/testbed/rb-testbed" --help
+[ "$st" = 0 ] && grep -q -- '--nics N' "$tmp/out" && grep -q 'RB_DEV1' "$tmp/out"
+ok $? "rb-testbed --help: --nics N and RB_DEV1 listed (status $st)"
 run env RB_TESTBED_TICK=100001 bash "$top_srcdir/scripts/testbed/rb-testbed" -- true
 [ "$st" = 2 ] && grep -q -- "RB_TESTBED_TICK is too large: 100001" "$tmp/err"
 ok $? "RB_TESTBED_TICK=100001: exit 2 naming the variable and the limit (status $st)"

@@ -9,7 +9,7 @@
 
 HOST_PACKAGES="qemu-system-x86 qemu-system-data seabios busybox-static cpio kmod
 xz-utils zstd ibverbs-providers ibverbs-utils rdmacm-utils perftest iproute2 numactl
-python3 apt tcpdump nftables"
+python3 apt tcpdump nftables prometheus"
 
 install_packages() {
 	say "installing host packages"
@@ -23,11 +23,14 @@ install_packages() {
 # Modules the guest loads, in order (dependencies come from modprobe).
 GUEST_MODULES="virtio_pci 9pnet_virtio 9p overlay udp_tunnel ip6_udp_tunnel ib_core
 ib_uverbs rdma_rxe ib_cm iw_cm rdma_cm rdma_ucm ib_umad crc32_generic dummy virtio_net
-nfnetlink nf_tables"
+nfnetlink nf_tables sch_netem"
 # Those a kernel may lack: from 6.15 rxe calls the crc32 library (built
 # in), no longer the crypto API's crc32 (crc32_generic, gone in 7.x); 7.x
-# builds nfnetlink in without a modules.builtin line.
-GUEST_MODULES_OPTIONAL="crc32_generic nfnetlink"
+# builds nfnetlink in without a modules.builtin line.  sch_netem (tc's
+# netem qdisc: loss, delay, for fault injection) is a module in Debian's
+# 6.1 (CONFIG_NET_SCH_NETEM=m): the guest has no modprobe for its kernel,
+# so it is loaded up front where the kernel has it.
+GUEST_MODULES_OPTIONAL="crc32_generic nfnetlink sch_netem"
 
 # Build the initramfs (busybox, the modules, init) once per kernel and init.
 build_initrd() {

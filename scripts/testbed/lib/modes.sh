@@ -2,8 +2,12 @@
 # (with --numa2: two NUMA nodes), two guests on a UDP socket NIC, or rxe on
 # the host kernel; following the guests' output until they end or the time
 # is up, and the exit status each left.  Reads rb-testbed's options, cmd,
-# run and start_s; sets rc.
+# run and start_s; sets rc.  --nics 2 (rail 1, rxe1): a second dummy netdev
+# (rxedummy1, 198.51.100.1) in one guest; with two guests a second UDP
+# socket NIC (eth1, 198.51.100.1 in A, .2 in B): rail1_* for lib/qemu.sh.
 # shellcheck shell=bash
+
+RAIL1_NET=198.51.100
 
 default_shares() {
 	((${#shares[@]})) && return
@@ -31,6 +35,8 @@ run_vm_single() {
 	else
 		extra=(-bios qboot.rom)
 	fi
+	rail1_nd="" rail1_ip="" rail1_peer=""
+	[ "$nics" = 2 ] && rail1_nd=rxedummy1 rail1_ip=$RAIL1_NET.1
 	local try
 	for try in 1 2; do
 		rm -rf "$run/a"
@@ -46,20 +52,34 @@ run_vm_single() {
 	done
 }
 
+# rail1_nic OWN-PORT PEER-PORT GUEST (1 or 2): with --nics 2, rail 1's
+# NIC of one guest (eth1: after eth0 on the PCI bus, so named second) and
+# its rail1_*; nothing (and rail1_nd="") otherwise.
+rail1_nic() {
+	rail1_nd="" rail1_ip="" rail1_peer="" rail1_args=()
+	[ "$nics" = 2 ] || return 0
+	rail1_nd=eth1 rail1_ip=$RAIL1_NET.$3 rail1_peer=$RAIL1_NET.$((3 - $3))
+	rail1_args=(-netdev "socket,id=n1,udp=127.0.0.1:$2,localaddr=127.0.0.1:$1"
+		-device "virtio-net-pci,netdev=n1,romfile=,mac=52:54:00:00:03:0$3")
+}
+
 run_vm_two() {
-	local smp=${cpus:-1} pa pb common=("${shares[@]}")
+	local smp=${cpus:-1} pa pb pa1="" pb1="" common=("${shares[@]}")
 	pa=$(free_udp_port) pb=$(free_udp_port)
+	[ "$nics" = 2 ] && pa1=$(free_udp_port) pb1=$(free_udp_port)
+	rail1_nic "$pa1" "$pb1" 1
 	prepare_guest "$run/a" eth0 192.0.2.1 192.0.2.2 "" bash -c "$server_cmd"
 	qemu_args "$run/a" "$smp" -bios qboot.rom \
 		-netdev "socket,id=n0,udp=127.0.0.1:$pb,localaddr=127.0.0.1:$pa" \
-		-device virtio-net-pci,netdev=n0,romfile=,mac=52:54:00:00:02:01
+		-device virtio-net-pci,netdev=n0,romfile=,mac=52:54:00:00:02:01 "${rail1_args[@]}"
 	start_guest "$run/a"
 	# guest B also sees guest A's run folder, to wait for A's command to start
 	shares=("${common[@]}" "$run/a")
+	rail1_nic "$pb1" "$pa1" 2
 	prepare_guest "$run/b" eth0 192.0.2.2 192.0.2.1 "$run/a/started" "${cmd[@]}"
 	qemu_args "$run/b" "$smp" -bios qboot.rom \
 		-netdev "socket,id=n0,udp=127.0.0.1:$pa,localaddr=127.0.0.1:$pb" \
-		-device virtio-net-pci,netdev=n0,romfile=,mac=52:54:00:00:02:02
+		-device virtio-net-pci,netdev=n0,romfile=,mac=52:54:00:00:02:02 "${rail1_args[@]}"
 	start_guest "$run/b"
 	shares=("${common[@]}")
 	# the server's output all goes to stderr; the client's to stdout/stderr

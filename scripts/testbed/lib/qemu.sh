@@ -2,8 +2,9 @@
 # run folder (the guest's scripts, the caller's environment, its config and
 # mounts), its qemu command line, starting it, its timings and post-mortem.
 # Reads rb-testbed's options (mem mtu cpu_model tcg tick_us aslr keep_going
-# verbose), shares, cached, tb_data and the cache's vmlinuz and initrd;
-# sets qargs and appends to pids.
+# verbose), shares, cached, tb_data, the cache's vmlinuz and initrd, and
+# rail 1 (--nics 2; lib/modes.sh): rail1_nd rail1_ip rail1_peer; sets qargs
+# and appends to pids.
 # shellcheck shell=bash
 
 # A free UDP port on 127.0.0.1.
@@ -22,6 +23,7 @@ write_env() {
 	for v in $(compgen -e); do
 		case $v in
 		RB_DEV | RB_GID_INDEX | RB_IP | RB_PEER | RB_TESTBED | RB_NETDEV) continue ;;
+		RB_DEV1 | RB_GID_INDEX1 | RB_IP1 | RB_PEER1 | RB_NETDEV1) continue ;;
 		PWD | OLDPWD | SHLVL | _ | BASH_* | SHELLOPTS | BASHOPTS | TMPDIR) continue ;;
 		esac
 		printf 'export %s=%q\n' "$v" "${!v}"
@@ -53,6 +55,8 @@ prepare_guest() {
 			"$nd" "$ip" "$peer" "$mtu" "$PWD"
 		printf 'TB_WAIT_FOR=%q TB_KEEP_GOING=%q TB_TICK_US=%q\n' "$waitfor" "$keep_going" \
 			"$([ "$tcg" = single ] && echo "$tick_us" || echo 0)"
+		[ -z "${rail1_nd:-}" ] || printf 'TB_NETDEV1=%q TB_IP1=%q TB_PEER1=%q\n' \
+			"$rail1_nd" "$rail1_ip" "${rail1_peer:-}"
 		printf 'TB_CMD=('; printf '%q ' "$@"; printf ')\n'
 	} >"$dir/config"
 	: >"$dir/out"; : >"$dir/err"

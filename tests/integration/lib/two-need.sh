@@ -3,6 +3,23 @@
 # (they share the host's root): tests/integration/lib/two-servers.sh starts a file's servers
 # only when the file will run, and the file skips with the same reason.
 
+# two_runs FILE: the case file FILE (its path under tests/integration) is
+# among those run-all.sh runs: RB_TESTS unset, or one of its globs matches
+# FILE's path or name (run-all.sh's rule).  Guest A starts no server for a
+# file RB_TESTS leaves out: that server would wait for a "done" that never
+# comes, and outlive guest B.
+two_runs() {
+	local p
+	[ -n "${RB_TESTS:-}" ] || return 0
+	set -f
+	for p in $RB_TESTS; do
+		# shellcheck disable=SC2053 # a glob
+		[[ $1 == $p || ${1##*/} == $p ]] && { set +f; return 0; }
+	done
+	set +f
+	return 1
+}
+
 # slurm_missing BIN: why rb_mpi under Slurm cannot run here (nothing if it can).
 slurm_missing() {
 	if [ ! -x "$1/rb_mpi" ]; then
