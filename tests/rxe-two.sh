@@ -21,7 +21,7 @@
 #     dropped).
 # Each file tells guest A it is done through its own folder, which both
 # guests see (RB_WIRE_SHARED, RB_SLURM_SHARED, RB_NICS_SHARED,
-# RB_DOCTOR_SHARED); guest A starts no server for a file RB_TESTS leaves
+# RB_MESH_SHARED, RB_DOCTOR_SHARED); guest A starts no server for a file RB_TESTS leaves
 # out (tests/integration/lib/two-need.sh).  Until
 # 2026-12-02 these were three boots (rxe-two, rxe-wire, rxe-two-doctor):
 # one is two guests' start and set-up, ~20 s of qemu's CPU, fewer twice.
@@ -35,8 +35,9 @@ mkdir -p "$top_builddir/.cache" || skip "cannot write $top_builddir/.cache"
 shared=$(mktemp -d "$top_builddir/.cache/two.XXXXXX") || skip "mktemp failed"
 trap 'rm -rf "$shared"' EXIT
 export RB_WIRE_SHARED=$shared/wire RB_SLURM_SHARED=$shared/slurm RB_DOCTOR_SHARED=$shared/doctor
-export RB_NICS_SHARED=$shared/nics
-mkdir -p "$RB_WIRE_SHARED" "$RB_SLURM_SHARED" "$RB_DOCTOR_SHARED" "$RB_NICS_SHARED" || skip "cannot write $shared"
+export RB_NICS_SHARED=$shared/nics RB_MESH_SHARED=$shared/mesh
+mkdir -p "$RB_WIRE_SHARED" "$RB_SLURM_SHARED" "$RB_DOCTOR_SHARED" "$RB_NICS_SHARED" "$RB_MESH_SHARED" ||
+	skip "cannot write $shared"
 shares+=(--share "$shared")	# writable in both guests: the build is --cached
 run_tap bash "$testbed" --two-guests --nics 2 --mode vm --timeout "${RB_TESTBED_TIMEOUT:-1800}" "${shares[@]}" \
 	--server-cmd "bash '$top_srcdir/tests/integration/lib/two-servers.sh'" \

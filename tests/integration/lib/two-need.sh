@@ -38,3 +38,14 @@ wire_missing() {
 		echo "no python3"
 	fi
 }
+
+# mesh_missing BIN: why rb_mesh between the guests cannot run here (nothing if it can).
+mesh_missing() {
+	if [ ! -x "$1/rb_mesh" ]; then
+		echo "rb_mesh not built"
+	elif ! command -v prometheus >/dev/null; then
+		echo "no prometheus (Debian: prometheus; scripts/testbed/rb-testbed --install)"
+	elif [ -z "${RB_DEV1:-}" ]; then
+		echo "one NIC a guest (rb-testbed --nics 2 gives rail 1)"
+	fi
+}

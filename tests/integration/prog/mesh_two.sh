@@ -13,12 +13,12 @@
 tap_plan 8
 
 mesh_dir=$top_srcdir/tests/integration/mesh
-if [ -z "${RB_MESH_SHARED:-}" ] || [ -z "${RB_DEV1:-}" ] || [ ! -x "$RB_BIN/rb_mesh" ] ||
-	! command -v prometheus >/dev/null; then
+. "$top_srcdir/tests/integration/lib/two-need.sh"
+mesh_why=$(mesh_missing "$RB_BIN")
+[ -n "${RB_MESH_SHARED:-}" ] || mesh_why="not in tests/rxe-two.sh's test bed (RB_MESH_SHARED unset)"
+if [ -n "$mesh_why" ]; then
 	[ -z "${RB_MESH_SHARED:-}" ] || touch "$RB_MESH_SHARED/done"
-	for i in $(seq 8); do
-		tap_skip "rb_mesh two guests, check $i" "not in tests/rxe-two.sh's test bed with --nics 2, or rb_mesh or prometheus missing"
-	done
+	for i in $(seq 8); do tap_skip "rb_mesh two guests, check $i" "$mesh_why"; done
 	return 0
 fi
 tap_mark
