@@ -1,12 +1,12 @@
 #!/bin/bash
 # Guest A of tests/rxe-two.sh for prog/mesh_two.sh: the agents a1 and a2
-# (rb_mesh watch, tests/integration/mesh/two.pinglist.sh), /metrics on
+# (rb_mesh watch, tests/integration/lib/two-mesh-pinglist.sh), /metrics on
 # 0.0.0.0:19611 and :19612 for guest B's Prometheus, JSON lines in the
 # shared folder, until guest B writes DIR/done (or 600 s).
 # two-mesh-server.sh DIR BIN
 dir=$1 bin=$2
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../mesh/two.pinglist.sh"
+. "$here/two-mesh-pinglist.sh"
 mesh_two_pinglist "$RB_IP" "$RB_IP1" "$RB_PEER" "$RB_PEER1" >"$dir/pinglist.a" || exit 1
 pids=()
 for h in a1:19611 a2:19612; do
