@@ -37,6 +37,7 @@ struct mesh_ud {
 	struct mud_ah *cache;
 	int ncache;
 	unsigned events;                /* CQ events got, not yet acked */
+	bool broken;                    /* a receive failed (port down): reset the QP */
 	struct mud_stats st;
 };
 
@@ -329,8 +330,12 @@ static int on_wc(struct mesh_ud *u, const struct ibv_wc *wc, uint64_t now, mud_r
 		return 0;
 	}
 	if (wc->status != IBV_WC_SUCCESS) {
-		log_err("%s: a receive completed with %s", u->nic.nic, ibv_wc_status_str(wc->status));
-		return -EIO;
+		if (!u->broken)
+			log_warn("%s of %s: a receive completed with %s: the QP is reset", u->nic.nic,
+				 u->nic.host, ibv_wc_status_str(wc->status));
+		u->broken = true;
+		u->st.recv_errors++;
+		return 0;
 	}
 	on_recv(u, wc, now, fn, ctx);
 	return 0;
@@ -365,6 +370,25 @@ static int take_event(struct mesh_ud *u)
 	return ibv_req_notify_cq(u->cq, 0) ? -EIO : 0;
 }
 
+/* A QP whose receives failed (its port went down: rxe flushes them) back
+ * to RTS with every slot free and every receive posted; tried again at the
+ * next drain while the port is still down. */
+static void reset(struct mesh_ud *u)
+{
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_RESET };
+	struct ibv_wc wc[MUD_BATCH];
+
+	if (ibv_modify_qp(u->qp, &a, IBV_QP_STATE) || qp_ready(u))
+		return;
+	while (ibv_poll_cq(u->cq, MUD_BATCH, wc) > 0)
+		;                       /* what completed before the reset is gone with it */
+	if (post_all_recvs(u))
+		return;
+	u->broken = false;
+	u->st.resets++;
+	log_warn("%s of %s: its QP reset and its receives posted again", u->nic.nic, u->nic.host);
+}
+
 int mud_drain(struct mesh_ud *u, mud_reply_fn fn, void *ctx)
 {
 	int n, total = 0;
@@ -373,5 +397,7 @@ int mud_drain(struct mesh_ud *u, mud_reply_fn fn, void *ctx)
 		return -EIO;
 	while ((n = mud_poll(u, fn, ctx)) > 0)
 		total += n;
+	if (u->broken)
+		reset(u);
 	return n < 0 ? n : total;
 }

@@ -32,6 +32,7 @@ struct mesh_ud;
 
 struct mud_stats {
 	uint64_t probes_in, replies_out, replies_in, bad_frames, reply_drops, send_errors;
+	uint64_t recv_errors, resets;   /* failed receives (a port down), QP resets after them */
 };
 
 typedef void (*mud_reply_fn)(void *ctx, const struct pw_frame *f, uint64_t now_ns);
@@ -47,7 +48,9 @@ const struct mud_stats *mud_stats(const struct mesh_ud *u);
  * loop dispatched it): accept with this QP and the epoch; the caller acks. */
 void mud_on_request(struct mesh_ud *u, struct rdma_cm_id *req);
 /* The completion channel's fd (non-blocking): readable when the CQ has
- * news.  mud_drain takes the event, re-arms and polls until empty. */
+ * news.  mud_drain takes the event, re-arms and polls until empty; after
+ * a failed receive (a port down flushes them) it resets the QP to RTS and
+ * posts every receive again, retrying at each drain until that works. */
 int mud_fd(const struct mesh_ud *u);
 int mud_drain(struct mesh_ud *u, mud_reply_fn fn, void *ctx);
 /* The NIC's address and port as a sockaddr (0 or -EINVAL). */

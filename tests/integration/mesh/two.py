@@ -106,6 +106,25 @@ def cpu_load():
 AGENTS = {}
 
 
+def diagnose(shared, case):
+    """What each agent saw of each peer, and its stderr's tail: '# ' lines."""
+    for h in list(A_HOSTS) + list(B_HOSTS):
+        tot = {}
+        for r in mt.windows(h):
+            k = (r['local_nic'], r['peer_host'])
+            t = tot.setdefault(k, [0, 0, 0, 0])
+            for i, f in enumerate(('sent', 'answered', 'lost', 'restarted')):
+                t[i] += r[f]
+        note(f'{h}: ' + ', '.join(f'{n}->{p} {t[0]}/{t[1]}/{t[2]}/{t[3]}' for (n, p), t in sorted(tot.items()))
+             + ' (sent/answered/lost/restarted)')
+        err = f'{shared if h in A_HOSTS else case}/{h}.err'
+        try:
+            for line in open(err).read().splitlines()[-6:]:
+                note(f'{h} stderr: {line}')
+        except OSError:
+            note(f'{h}: no {err}')
+
+
 def main():
     bin_, shared, case, rules, peer = sys.argv[1:6]
     mt.setup([bin_, 'rxe0', '', '', shared, rules])
@@ -157,6 +176,8 @@ def main():
         for q in ('eth0', 'eth1'):
             subprocess.run(['tc', 'qdisc', 'del', 'dev', q, 'root'], capture_output=True)
         subprocess.run(['ip', 'link', 'set', 'eth1', 'up'], capture_output=True)
+        if mt.failed:
+            diagnose(shared, case)
         open(f'{shared}/done', 'w').close()
         while mt.reported < CHECKS:
             say(False, f'check {mt.reported + 1} of {CHECKS} not reached')

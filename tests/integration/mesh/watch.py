@@ -36,12 +36,13 @@ def setup(args):
     PROM_DIR = TMP
     IP = IP.split('/')[0]
     MESH = os.path.join(BIN, 'rb_mesh')
-reported = 0
+reported = failed = 0
 
 
 def say(ok, what):
-    global reported
+    global reported, failed
     reported += 1
+    failed += not ok
     print(('ok: ' if ok else 'not ok: ') + what, flush=True)
 
 
