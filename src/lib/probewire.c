@@ -73,3 +73,16 @@ void pw_reply(const struct pw_frame *p, uint64_t dst_epoch, uint64_t t_rx, uint6
 	r->t_rx = t_rx;
 	r->t_tx = t_tx;
 }
+
+void pw_sender_gid(const uint8_t *grh, uint8_t gid[16])
+{
+	static const uint8_t zero[20];
+
+	if ((grh[20] >> 4) == 4 && !memcmp(grh, zero, sizeof(zero))) {
+		memset(gid, 0, 10);
+		gid[10] = gid[11] = 0xff;
+		memcpy(gid + 12, grh + 20 + 12, 4);     /* the IPv4 header's source address */
+		return;
+	}
+	memcpy(gid, grh + 8, 16);                       /* the GRH's source GID */
+}

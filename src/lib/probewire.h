@@ -50,4 +50,15 @@ int pw_decode(const uint8_t *buf, size_t len, struct pw_frame *f);
 void pw_reply(const struct pw_frame *p, uint64_t dst_epoch, uint64_t t_rx, uint64_t t_tx,
 	      struct pw_frame *r);
 
+/*
+ * The sender of a UD datagram, from the 40 bytes a receive gets before the
+ * payload: a GRH's source GID (IB, RoCE v1, RoCE v2 over IPv6), or, for
+ * RoCE v2 over IPv4, the source address of the IPv4 header that rxe and
+ * real NICs place in its last 20 bytes (the first 20 zero), as an
+ * IPv4-mapped GID.  (Read as a GRH, an IPv4 datagram's bytes 8..23 are the
+ * same for every sender: rb_mesh's reply cache, keyed on them, sent each
+ * reply to the first host of that QPN that had asked.)
+ */
+void pw_sender_gid(const uint8_t *grh40, uint8_t gid[16]);
+
 #endif

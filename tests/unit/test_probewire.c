@@ -108,8 +108,47 @@ static void test_refused(void)
 	ok(pw_decode(c, PW_LEN, &g) == -EBADMSG, "a probe relabelled a reply (dst_epoch 0) is refused");
 }
 
+/* An IPv4 RoCE v2 datagram's 40 bytes as rxe delivers them: 20 zero, then
+ * the IPv4 header (version 4, IHL 5; source at 12, destination at 16). */
+static void ipv4_grh(uint8_t *g, const uint8_t src[4], const uint8_t dst[4], uint16_t id)
+{
+	memset(g, 0, 40);
+	g[20] = 0x45;
+	g[24] = (uint8_t)(id >> 8);
+	g[25] = (uint8_t)id;
+	g[28] = 64;
+	g[29] = 17;
+	memcpy(g + 32, src, 4);
+	memcpy(g + 36, dst, 4);
+}
+
+static void test_sender(void)
+{
+	static const uint8_t a[4] = { 192, 0, 2, 1 }, b[4] = { 192, 0, 2, 2 }, d[4] = { 198, 51, 100, 7 };
+	static const uint8_t want_a[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 192, 0, 2, 1 };
+	uint8_t g1[40], g2[40], s1[16], s2[16], grh[40], s[16];
+
+	ipv4_grh(g1, a, d, 1);
+	ipv4_grh(g2, b, d, 2);
+	pw_sender_gid(g1, s1);
+	pw_sender_gid(g2, s2);
+	ok(!memcmp(s1, want_a, 16), "IPv4 RoCE v2: the sender is the IPv4 header's source, IPv4-mapped");
+	ok(memcmp(s1, s2, 16) != 0, "two IPv4 senders differ (bytes 8..23 read as a GRH would not)");
+	ok(!memcmp(g1 + 8, g2 + 8, 12), "... as the test's frames show: their bytes 8..19 are the same");
+	ipv4_grh(g2, a, b, 999);
+	pw_sender_gid(g2, s2);
+	ok(!memcmp(s1, s2, 16), "one IPv4 sender, another destination and IP id: the same key");
+	memset(grh, 0, sizeof(grh));
+	grh[0] = 0x60;
+	for (int i = 0; i < 16; i++)
+		grh[8 + i] = (uint8_t)(0xf0 + i), grh[24 + i] = (uint8_t)i;
+	pw_sender_gid(grh, s);
+	ok(!memcmp(s, grh + 8, 16), "a GRH (IPv6, IB): its source GID");
+}
+
 int main(void)
 {
+	test_sender();
 	test_layout();
 	test_roundtrip();
 	test_refused();

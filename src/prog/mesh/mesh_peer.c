@@ -1,5 +1,6 @@
 /* One peer NIC as the agent probes it: see mesh_peer.h. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lib/log.h"
@@ -78,6 +79,11 @@ static void resolved(struct mesh_peer *p, const struct rdma_ud_param *ud, uint64
 	if (p->state != MP_UP)
 		p->next_send = now;
 	p->state = MP_UP;
+	if (getenv("RB_MESH_DEBUG"))
+		log_info("%s/%s -> %s/%s: qpn %u qkey %x epoch %016llx, dgid ..%02x%02x sgid_index %u port %u",
+			 mud_nic(p->ud)->host, mud_nic(p->ud)->nic, p->pp->nic.host, p->pp->nic.nic, p->qpn,
+			 p->qkey, (unsigned long long)epoch, a.grh.dgid.raw[14], a.grh.dgid.raw[15],
+			 a.grh.sgid_index, a.port_num);
 }
 
 void mp_on_event(struct mesh_peer *p, const struct rdma_cm_event *ev, uint64_t now)

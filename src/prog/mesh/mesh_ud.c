@@ -263,13 +263,14 @@ int mud_probe(struct mesh_ud *u, struct ibv_ah *ah, uint32_t qpn, uint32_t qkey,
 	return post_send(u, ah, qpn, qkey, f);
 }
 
-/* The cached AH back to (gid, qpn), made from the completion on a miss. */
+/* The cached AH back to (sender, qpn), made from the completion on a miss. */
 static struct ibv_ah *reply_ah(struct mesh_ud *u, const struct ibv_wc *wc, const uint8_t *grh)
 {
-	const uint8_t *sgid = grh + 8;
+	uint8_t sgid[16];
 	uint32_t h = wc->src_qp * 2654435761u;
 	struct mud_ah *e;
 
+	pw_sender_gid(grh, sgid);     /* keyed by the sender, not by bytes 8..23 (see there) */
 	for (int i = 0; i < 16; i++)
 		h = (h ^ sgid[i]) * 16777619u;
 	e = &u->cache[h % (uint32_t)u->ncache];
@@ -281,6 +282,9 @@ static struct ibv_ah *reply_ah(struct mesh_ud *u, const struct ibv_wc *wc, const
 				      u->lid->port_num);
 	e->qpn = wc->src_qp;
 	memcpy(e->gid, sgid, 16);
+	if (getenv("RB_MESH_DEBUG"))
+		log_info("%s/%s (qpn %u): reply AH to qpn %u gid ..%02x%02x: %p", u->nic.host, u->nic.nic,
+			 u->qp->qp_num, wc->src_qp, sgid[14], sgid[15], (void *)e->ah);
 	return e->ah;
 }
 
