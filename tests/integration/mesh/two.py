@@ -51,23 +51,27 @@ def all_good(rail, since):
                for h in ('a1', 'a2', 'b1', 'b2'))
 
 
-def switch_alerts(host, since, where):
-    return [a for a in mt.alerts(host, since) if a['kind'] == 'switch' and a['where'] in where]
+def verdicts(host, since, kind, where):
+    return [a for a in mt.alerts(host, since) if a['kind'] == kind and a['where'] in where]
+
+
+SWITCH = {'r1': ('switch', {'r1A-r1B', 'r1B-r1A'}), 'r0': ('switch', {'r0A-r0B', 'r0B-r0A'})}
 
 
 def sh(cmd):
     return subprocess.run(cmd, shell=True, capture_output=True, text=True).returncode
 
 
-def fault(name, on, off, rail, where, settle=3 * W):
+def fault(name, on, off, rail, expect, settle=3 * W):
     """Inject, wait for every agent's cross links of rail to be bad, check
-    the agents' verdict (switch WHERE) and that the other rail stayed good;
-    remove, wait for good again."""
+    each agent's verdict (expect: host -> (kind, wheres)) and that the
+    other rail stayed good; remove, wait for good again."""
     t0 = time.time()
     rc = sh(on)
     t_bad = wait_for(lambda: all_bad(rail, t0), LIMIT + 2)
     time.sleep(max(0, settle - (t_bad or settle)))
-    sw = {h: len(switch_alerts(h, t0, where)) for h in ('a1', 'a2', 'b1', 'b2')}
+    sw = {h: len(verdicts(h, t0, *expect[h])) for h in ('a1', 'a2', 'b1', 'b2')}
+    said = ', '.join(f'{h} {k} {"/".join(sorted(w))}' for h, (k, w) in expect.items())
     other = [r for h in ('a1', 'a2', 'b1', 'b2') for r in cross(h, 1 - rail, t0 + W) if bad(r)]
     rc_off = sh(off)
     t1 = time.time()
@@ -77,8 +81,8 @@ def fault(name, on, off, rail, where, settle=3 * W):
          f'good again {t_good} s after the removal')
     say(rc == 0 and rc_off == 0 and t_bad is not None and t_bad <= LIMIT and all(sw.values()) and
         not other and t_good is not None,
-        f'{name}: found by every agent within {LIMIT:.0f} s ({t_bad}), each saying switch '
-        f'{"/".join(sorted(where))} ({sum(sw.values())} verdicts), rail {1 - rail} untouched, '
+        f'{name}: found by every agent within {LIMIT:.0f} s ({t_bad}), each saying where ({said}: '
+        f'{sum(sw.values())} verdicts), rail {1 - rail} untouched, '
         f'good again after removal ({t_good} s)')
 
 
@@ -144,19 +148,24 @@ def main():
         time.sleep(3 * W)
         rs = [r for h in list(A_HOSTS) + list(B_HOSTS) for r in mt.windows(h, t0) if r['start_s'] >= t0]
         links = {(r['local_host'], r['local_nic'], r['peer_host']) for r in rs if r['answered']}
-        alerts = [a for h in list(A_HOSTS) + list(B_HOSTS) for a in mt.alerts(h, t0)]
+        # an alert at a window's end after t0 + W is of a window begun after t0
+        alerts = [a for h in list(A_HOSTS) + list(B_HOSTS) for a in mt.alerts(h, t0 + W + 0.5)]
         note(f'idle: {len(rs)} windows, {len(links)} links answered of 24, '
              f'{sum(r["lost"] for r in rs)} lost, alerts {len(alerts)}')
         say(ready is not None and len(links) == 24 and not alerts,
             f'idle, 4 agents x 2 NICs in two guests: all 24 links answered, no alert ({len(alerts)})')
         up = mt.prom_query('up{job="rb_mesh"} == 1')
         say(len(up) == 4, f'Prometheus in guest B scrapes the four agents, two across the guests ({len(up)} up)')
+        hosts = list(A_HOSTS) + list(B_HOSTS)
         fault('loss 50 % on eth1', 'tc qdisc add dev eth1 root netem loss 50%', 'tc qdisc del dev eth1 root', 1,
-              {'r1A-r1B', 'r1B-r1A'})
+              {h: SWITCH['r1'] for h in hosts})
         fault('delay 200 ms on eth0', 'tc qdisc add dev eth0 root netem delay 200ms', 'tc qdisc del dev eth0 root', 0,
-              {'r0A-r0B', 'r0B-r0A'})
+              {h: SWITCH['r0'] for h in hosts})
         t_down = time.time()
-        fault('eth1 down', 'ip link set eth1 down', 'ip link set eth1 up', 1, {'r1A-r1B', 'r1B-r1A'})
+        # guest A's agents lose B's whole rail 1 (the switch pair); B's own
+        # rxe1 loses every peer, its loopback too: itself
+        fault('eth1 down', 'ip link set eth1 down', 'ip link set eth1 up', 1,
+              {'a1': SWITCH['r1'], 'a2': SWITCH['r1'], 'b1': ('self', {'b1/rxe1'}), 'b2': ('self', {'b2/rxe1'})})
         span = f'{time.time() - t_down + 2:.0f}s'
         fired = {(a['metric']['alertname'], a['metric'].get('peer_host', a['metric'].get('local_host')))
                  for a in mt.prom_query(f'ALERTS{{alertname=~"RbMeshPeer|RbMeshSelf",alertstate="firing"}}[{span}]')
