@@ -27,6 +27,9 @@
 #                             "not ok" more.  For a group whose lines come
 #                             from a checker's output (e.g. a python3 that
 #                             prints "ok WHAT"/"FAIL WHAT" lines).
+#   tap_checks N WHAT RC FILE  a checker's FILE of "ok: TEXT" / "not ok:
+#                             TEXT" lines (and "# " notes) reported, then
+#                             tap_expect N WHAT RC.
 #
 #   tap_ok STATUS NAME        one TAP line: "ok N - NAME" when STATUS is 0,
 #                             else "not ok N - NAME" plus, as "# " comments,
@@ -209,6 +212,21 @@ tap_plan() {
 }
 
 tap_mark() { tap_count; TAP_MARK=$TAP_COUNT; }
+
+# tap_checks N WHAT RC FILE: a checker's output FILE ("ok: TEXT" and
+# "not ok: TEXT" lines, "# " notes) as TAP lines "WHAT: TEXT", its notes
+# passed on; then tap_expect N WHAT RC (after tap_mark before the checker).
+tap_checks() {
+	local line
+	grep '^# ' "$4"
+	while IFS= read -r line; do
+		case $line in
+		"ok: "*) tap_ok 0 "$2: ${line#ok: }" ;;
+		"not ok: "*) tap_ok 1 "$2: ${line#not ok: }" ;;
+		esac
+	done <"$4"
+	tap_expect "$1" "$2" "$3"
+}
 
 tap_expect() {
 	local want=$1 what=$2 rc=${3:-0} got k

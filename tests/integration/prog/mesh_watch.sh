@@ -25,12 +25,5 @@ rb_case "mesh watch"
 "$RB_PY" "$mesh_dir/watch.py" "$RB_BIN" "$RB_DEV" "$RB_IP" "${RB_NETDEV:-rxedummy0}" "$RB_CASE_DIR" \
 	"$top_srcdir/scripts/prometheus/rb-mesh-rules.yml" >"$RB_CASE_DIR/checks" 2>"$RB_CASE_DIR/watch.err"
 mesh_rc=$?
-grep '^# ' "$RB_CASE_DIR/checks"
-while IFS= read -r mesh_line; do
-	case $mesh_line in
-	"ok: "*) tap_ok 0 "rb_mesh watch: ${mesh_line#ok: }" ;;
-	"not ok: "*) tap_ok 1 "rb_mesh watch: ${mesh_line#not ok: }" ;;
-	esac
-done <"$RB_CASE_DIR/checks"
 [ "$mesh_rc" = 0 ] || tail -n 20 "$RB_CASE_DIR/watch.err" | sed 's/^/# watch.py: /'
-tap_expect 10 "rb_mesh watch" "$mesh_rc"
+tap_checks 10 "rb_mesh watch" "$mesh_rc" "$RB_CASE_DIR/checks"
