@@ -14,7 +14,8 @@ mesh_two_pinglist() {
 	done
 }
 # the agents' common options (tests/integration/mesh/two.py's ARGS too): 2 s
-# windows, 20 probes/s to every peer; a p99 over 500 ms is bad and a probe
+# windows, 20 probes/s to every peer; a p99 over 800 ms is bad and a probe
 # unanswered for 1.8 s (under the window) lost (in CI, beside another boot, the guests' RTTs
-# reached 272 ms with no fault: a 100 ms threshold raised 24 false alarms)
-MESH_TWO_ARGS=(--window 2 --timeout 1800 --rate-switch 20 --rate-cross 20 --max-p99 500000 --max-loss 0.2)
+# reached 272 ms with no fault, 465 ms under CPU load: a 100 ms threshold raised
+# 24 false alarms)
+MESH_TWO_ARGS=(--window 2 --timeout 1800 --rate-switch 20 --rate-cross 20 --max-p99 800000 --max-loss 0.2)
