@@ -30,9 +30,11 @@ done
 # window_s spans the counted iterations only (the first counted write to
 # the last counted answer): the samples, whole round trips, fill it; the
 # 100 warm-up iterations are not in it (they were: ~1.5 x the samples).
+# 30 % of slack: the loop's bookkeeping between samples came to 15.1 % in
+# a loaded boot (CI, 2026-12-04: 0.0652 s against 0.0567), far from 50 %.
 rb_csv "write_lat window" $P "-n 200 --warmup 100" '--raw=$RB_CASE_DIR/raw.csv' &&
 	rb_check "$(rb_file client.csv)" 'lat(r, 2, 200)' "raw(r, '$(rb_file raw.csv)')" \
-		'r["lat_pct_method"] == "exact"' "window_covers(r, meta, '$(rb_file raw.csv)', 0.15)"
+		'r["lat_pct_method"] == "exact"' "window_covers(r, meta, '$(rb_file raw.csv)', 0.3)"
 tap_ok $? "rb_write_lat -n 200 --warmup 100: window_s covers the 200 round trips, not the warm-up"
 
 # --raw and -H: the row's statistics recomputed from every sample (one-way,

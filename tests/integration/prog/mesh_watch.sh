@@ -25,5 +25,8 @@ rb_case "mesh watch"
 "$RB_PY" "$mesh_dir/watch.py" "$RB_BIN" "$RB_DEV" "$RB_IP" "${RB_NETDEV:-rxedummy0}" "$RB_CASE_DIR" \
 	"$top_srcdir/scripts/prometheus/rb-mesh-rules.yml" >"$RB_CASE_DIR/checks" 2>"$RB_CASE_DIR/watch.err"
 mesh_rc=$?
+# nothing of it may outlive it (the next file may time itself: prog/regress.sh)
+pkill -x rb_mesh 2>/dev/null && rb_nap 1 && pkill -9 -x rb_mesh 2>/dev/null
+pkill -x prometheus 2>/dev/null && rb_nap 2 && pkill -9 -x prometheus 2>/dev/null
 [ "$mesh_rc" = 0 ] || tail -n 20 "$RB_CASE_DIR/watch.err" | sed 's/^/# watch.py: /'
 tap_checks 10 "rb_mesh watch" "$mesh_rc" "$RB_CASE_DIR/checks"
