@@ -26,6 +26,16 @@ static uint64_t get64(const uint8_t *p)
 	return (uint64_t)get32(p) << 32 | get32(p + 4);
 }
 
+void pw_epoch_put(uint64_t epoch, uint8_t *buf)
+{
+	put64(buf, epoch);
+}
+
+uint64_t pw_epoch_get(const void *data, size_t len)
+{
+	return data && len >= PW_EPOCH_LEN ? get64(data) : 0;
+}
+
 void pw_encode(const struct pw_frame *f, uint8_t *buf)
 {
 	memset(buf, 0, PW_LEN);

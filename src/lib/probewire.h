@@ -51,6 +51,15 @@ void pw_reply(const struct pw_frame *p, uint64_t dst_epoch, uint64_t t_rx, uint6
 	      struct pw_frame *r);
 
 /*
+ * An agent's epoch in SIDR's private data (the request's and the reply's):
+ * PW_EPOCH_LEN bytes, big-endian.  pw_epoch_get: 0 (none) when len is
+ * short or data NULL.
+ */
+#define PW_EPOCH_LEN 8
+void pw_epoch_put(uint64_t epoch, uint8_t *buf);
+uint64_t pw_epoch_get(const void *data, size_t len);
+
+/*
  * The sender of a UD datagram, from the 40 bytes a receive gets before the
  * payload: a GRH's source GID (IB, RoCE v1, RoCE v2 over IPv6), or, for
  * RoCE v2 over IPv4, the source address of the IPv4 header that rxe and

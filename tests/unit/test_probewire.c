@@ -146,8 +146,20 @@ static void test_sender(void)
 	ok(!memcmp(s, grh + 8, 16), "a GRH (IPv6, IB): its source GID");
 }
 
+static void test_epoch(void)
+{
+	uint8_t b[PW_EPOCH_LEN];
+	static const uint8_t want[PW_EPOCH_LEN] = { 0x82, 0xaa, 0xab, 0x5b, 0x5a, 0x38, 0x7a, 0x25 };
+
+	pw_epoch_put(0x82aaab5b5a387a25ull, b);
+	ok(!memcmp(b, want, sizeof(b)), "an epoch in SIDR's private data: 8 bytes, big-endian");
+	ok(pw_epoch_get(b, sizeof(b)) == 0x82aaab5b5a387a25ull, "... read back");
+	ok(pw_epoch_get(b, 7) == 0 && pw_epoch_get(NULL, 8) == 0, "... none from 7 bytes or none at all");
+}
+
 int main(void)
 {
+	test_epoch();
 	test_sender();
 	test_layout();
 	test_roundtrip();

@@ -44,24 +44,12 @@ int mp_resolve(struct mesh_peer *p, struct rdma_event_channel *ch, uint64_t now)
 	return 0;
 }
 
-static uint64_t epoch_of(const void *data, uint8_t len)
-{
-	const uint8_t *b = data;
-	uint64_t e = 0;
-
-	if (!b || len < 8)
-		return 0;
-	for (int i = 0; i < 8; i++)
-		e = e << 8 | b[i];
-	return e;
-}
-
 /* SIDR answered: an AH to the peer's QP, its epoch. */
 static void resolved(struct mesh_peer *p, const struct rdma_ud_param *ud, uint64_t now)
 {
 	struct ibv_ah_attr a = ud->ah_attr;
 	struct ibv_ah *ah = ibv_create_ah(mud_pd(p->ud), &a);
-	uint64_t epoch = epoch_of(ud->private_data, ud->private_data_len);
+	uint64_t epoch = pw_epoch_get(ud->private_data, ud->private_data_len);
 
 	p->rid_done = true;
 	if (!ah || !epoch) {
@@ -88,11 +76,10 @@ static void resolved(struct mesh_peer *p, const struct rdma_ud_param *ud, uint64
 
 void mp_on_event(struct mesh_peer *p, const struct rdma_cm_event *ev, uint64_t now)
 {
-	uint8_t pd[8];
+	uint8_t pd[PW_EPOCH_LEN];
 	struct rdma_conn_param cp = { .private_data = pd, .private_data_len = sizeof(pd) };
 
-	for (int i = 0; i < 8; i++)
-		pd[i] = (uint8_t)(p->my_epoch >> (56 - 8 * i));
+	pw_epoch_put(p->my_epoch, pd);
 	switch (ev->event) {
 	case RDMA_CM_EVENT_ADDR_RESOLVED:
 		if (rdma_resolve_route(p->rid, RESOLVE_MS))

@@ -222,12 +222,11 @@ const struct mud_stats *mud_stats(const struct mesh_ud *u) { return &u->st; }
 
 void mud_on_request(struct mesh_ud *u, struct rdma_cm_id *req)
 {
-	uint8_t pd[8];
+	uint8_t pd[PW_EPOCH_LEN];
 	struct rdma_conn_param p = { .private_data = pd, .private_data_len = sizeof(pd),
 				     .qp_num = u->qp->qp_num };
 
-	for (int i = 0; i < 8; i++)
-		pd[i] = (uint8_t)(u->epoch >> (56 - 8 * i));
+	pw_epoch_put(u->epoch, pd);
 	if (rdma_accept(req, &p))
 		log_warn("%s: SIDR accept failed: %s", u->nic.nic, strerror(errno));
 }
