@@ -7,6 +7,7 @@
 #define RB_TAP_H
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -61,6 +62,16 @@ static inline int tap_ci(void)
 	ok(e_, "%s", what);                                             \
 	if (!e_) printf("#   got %.12g, want %.12g\n", g_, w_);          \
 } while (0)
+
+/* xorshift64 (Marsaglia 2003): a test's reproducible random numbers from
+ * *state (nonzero), which it advances. */
+static inline uint64_t tap_xorshift(uint64_t *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return *state;
+}
 
 static inline int tap_done(void)
 {

@@ -205,10 +205,9 @@ static uint64_t rng_state = 88172645463325252ull;
 
 static uint64_t rnd(uint64_t n)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state % n;
+	uint64_t v = tap_xorshift(&rng_state);
+
+	return v % n;
 }
 
 /* A random fabric with random faults of every kind. */

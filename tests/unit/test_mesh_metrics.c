@@ -53,10 +53,9 @@ struct want {
 static uint64_t rng_state = 88172645463325252ull;
 static uint64_t rnd(uint64_t n)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state % n;
+	uint64_t v = tap_xorshift(&rng_state);
+
+	return v % n;
 }
 
 static void make_rec(struct mesh_window_rec *r, int l, int p, int w)

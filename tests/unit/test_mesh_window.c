@@ -163,10 +163,9 @@ static uint64_t rng_state;
 
 static uint64_t rnd(uint64_t n)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return n ? rng_state % n : 0;
+	uint64_t v = tap_xorshift(&rng_state);
+
+	return n ? v % n : 0;
 }
 
 static int same_double(double a, double b)
