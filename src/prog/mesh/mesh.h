@@ -3,9 +3,7 @@
  * around the clock (watch).  Each file uses only those below it:
  *
  *   mesh_main.c      argv[1] picks the mode; the watch options (rows)
- *   check_*.c        check: one MPI rank per (host, NIC); the rails'
- *                    rounds (rb_mpi's schedule), verdicts, exit 1 naming
- *                    every failing link (needs ./configure --with-mpi)
+ *   mesh_check.c     check: execs rb_mpi --check (the rail check, prog/mpi/mpi_check.c)
  *   mesh_agent.c     watch: the loop: probe, reply, close windows, export
  *   mesh_ud.c        watch: one UD endpoint per local NIC (rdma_cm SIDR
  *                    to learn a peer's QPN, post/poll, software stamps)

@@ -1,6 +1,7 @@
 /*
  * rb_mesh: argv[1] picks the mode.  watch: the agent (mesh_agent.c) with
- * its options as rows of the suite's parser (cli/optrow.h).
+ * its options as rows of the suite's parser (cli/optrow.h); check: rb_mpi
+ * --check (mesh_check.c).
  *
  * Exit status: 0 done (--duration or a signal), 1 a runtime failure
  * (said on stderr), 2 a usage error.
@@ -18,6 +19,7 @@
 #include "cli/optrow.h"
 #include "lib/log.h"
 #include "prog/mesh/mesh_agent.h"
+#include "prog/mesh/mesh_check.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "unknown"
@@ -105,7 +107,8 @@ static void usage(FILE *f)
 		   "Options:\n");
 	opt_help_rows(f, &prog);
 	fprintf(f, "\nExit status: 0 stopped (--duration or a signal), 1 a runtime failure, 2 a usage error.\n"
-		   "rb_mesh check (the one-shot all-rails check) is not built yet.\n");
+		   "\n");
+	mesh_check_usage(f);
 }
 
 static void defaults(struct mesh_cli *c)
@@ -181,10 +184,8 @@ int main(int argc, char **argv)
 		printf("rb_mesh (rdmabench) %s (commit %s)\n", PACKAGE_VERSION, rb_commit());
 		return 0;
 	}
-	if (!strcmp(mode, "check")) {
-		log_err("check: not built yet (rb_mpi runs all-pairs rounds meanwhile)");
-		return 2;
-	}
-	log_err("'%s': not a mode; rb_mesh watch --pinglist FILE (see rb_mesh --help)", mode);
+	if (!strcmp(mode, "check"))
+		return mesh_check(argc - 1, argv + 1);
+	log_err("'%s': not a mode; rb_mesh watch --pinglist FILE or rb_mesh check (see rb_mesh --help)", mode);
 	return 2;
 }

@@ -8,6 +8,8 @@
  *   mpi_topo.c      --topology: each rank's switch (group)
  *   mpi_steps.c     one round's sessions, the end-of-round gather
  *   mpi_load.c      latency under load: its options, the background's start and stop
+ *   mpi_check.c     --check (rb_mesh check): every rail, a verdict per link
+ *   mpi_verdict.c   a link's verdict (pure logic)
  *   mpi_report.c    rank 0's document and the outlier list
  *   mpi_plan.c      --plan: the schedule's figures, no traffic
  *   mpi_schedule.c  the rounds (pure logic)
@@ -21,6 +23,7 @@
 #include <stdint.h>
 
 #include "cli/bench.h"
+#include "prog/mpi/mpi_check.h"
 #include "prog/mpi/mpi_rows.h"
 #include "prog/mpi/mpi_schedule.h"
 #include "cli/options.h"
@@ -59,8 +62,10 @@ struct mpi_job {
 	int plan_n;                 /* --plan[=N]: N, 0 for the job's size; -1: no plan */
 	int incast_dst;             /* --incast-dst, -1: not given */
 	const char *bench_arg;      /* --bench NAME as given (NULL: given without NAME) */
+	bool bench_given;           /* --bench was on the command line */
 	bool sequential;            /* --sequential, until the pattern is set */
 	struct mpi_load load;
+	struct mpi_check_opt chk;   /* --check (mpi_check.c) */
 	char cmdline[1024];
 	/* the job */
 	int rank, nranks;

@@ -9,6 +9,7 @@
 #include "config.h"
 #include "lib/log.h"
 #include "bench/registry.h"
+#include "prog/mpi/mpi_check.h"
 #include "prog/mpi/mpi_job.h"
 #include "prog/mpi/mpi_load.h"
 #include "prog/mpi/mpi_plan.h"
@@ -18,7 +19,7 @@
 #include "driver/run.h"
 #include "lib/units.h"
 
-#define DEFAULT_BENCH "send_bw"
+static const char default_bench[] = "send_bw";
 #define DEFAULT_OUTLIER_PCT 20
 #define DEFAULT_STEP_TIMEOUT_S 600
 
@@ -58,10 +59,23 @@ static void usage(FILE *f)
 		"  --background-pattern P[,P...]  pairs, ring and/or incast (default pairs)\n"
 		"  --background-size SIZE  the load's message size (default 64K)\n"
 		"  --latency-pair S:D   the ranks that measure latency (default 0:1)\n\n"
+		"The rail check (what rb_mesh check runs): rail k is each host's k-th device;\n"
+		"each rail's ends are compared (port, active MTU, GID type), then every ordered\n"
+		"pair runs write_lat and write_bw on it; a row per link with a verdict, every\n"
+		"failing link named on stderr, exit 1 when one fails:\n"
+		"  --check              run the rail check\n"
+		"  --rails DEV[,DEV...] the rails' devices, the same names on every host\n"
+		"                       (default: each host's devices, sorted by name)\n"
+		"  --check-min-bw RATE  a link's write_bw below RATE fails (e.g. 10Gb/s)\n"
+		"  --check-max-p99 US   a link's write_lat p99 above US fails\n"
+		"  --check-mtu BYTES    an end whose active MTU is not BYTES fails\n"
+		"  --check-gid-type T   an end whose GID type is not T (v1, v2, IB) fails\n"
+		"  --check-thresholds FILE  'min-bw RATE', 'max-p99 US', 'mtu BYTES',\n"
+		"                       'gid-type T' lines (read by rank 0; options win)\n\n"
 		"The benchmark's own options apply (see its man page), except those that name a\n"
 		"peer or a port: -d, -i, -x, -c, -m, -s, -a, -n, -D, -q, -t, -r, -Q, -l, -o, -I,\n"
 		"--timeout, --percentiles, --numa-node, --no-numa, --csv[=FILE], --json[=FILE], ...\n",
-		DEFAULT_BENCH, DEFAULT_OUTLIER_PCT, DEFAULT_STEP_TIMEOUT_S, bw);
+		default_bench, DEFAULT_OUTLIER_PCT, DEFAULT_STEP_TIMEOUT_S, bw);
 }
 
 static int parse_pattern(const struct opt_row *r, const char *s, void *dst)
@@ -85,6 +99,13 @@ static int parse_topology(const struct opt_row *r, const char *val, void *dst)
 		return mpi_usage_error("--topology", val, "needs a file of 'HOST SWITCH' lines, or 'slurm'");
 	((struct mpi_job *)dst)->topology = val;
 	return 0;
+}
+
+static int parse_check_rate(const struct opt_row *r, const char *val, void *dst)
+{
+	(void)r;
+	return units_parse_rate(val, 1, 1e15, &((struct mpi_job *)dst)->chk.min_bw_bps) ?
+	       mpi_usage_error("--check-min-bw", val, "is not a rate with its unit (e.g. 10Gb/s, 900MiB/s)") : 0;
 }
 
 static int number_error(const char *opt, const char *s, double lo, double hi)
@@ -146,6 +167,13 @@ static const struct opt_row rows[] = {
 	{ "background", 0, OT_CUSTOM, "BENCH", F(load), .parse = mpi_opt_background },
 	{ "latency-pair", 0, OT_CUSTOM, "S:D", F(load), .parse = mpi_opt_pair },
 	{ "incast-dst", 0, OT_CUSTOM, "RANK", F(incast_dst), .parse = mpi_opt_incast_dst },
+	{ "check", 0, OT_FLAG, NULL, F(chk.on), .help = NULL },
+	{ "rails", 0, OT_STR, "DEV[,DEV...]", F(chk.rails), .help = NULL },
+	{ "check-min-bw", 0, OT_CUSTOM, "RATE", F(chk.min_bw_bps), .parse = parse_check_rate },
+	{ "check-max-p99", 0, OT_NUMBER, "US", F(chk.max_p99_us), .min = 0.001, .max = 1e9 },
+	{ "check-mtu", 0, OT_NUMBER, "BYTES", F(chk.mtu), .min = 256, .max = 4096 },
+	{ "check-gid-type", 0, OT_STR, "TYPE", F(chk.gid_type), .help = NULL },
+	{ "check-thresholds", 0, OT_STR, "FILE", F(chk.thr_file), .help = NULL },
 	{ "help", 'h', OT_HELP, NULL, 0, .help = NULL },
 	{ "version", 'V', OT_VERSION, NULL, 0, .help = NULL },
 };
@@ -219,7 +247,7 @@ static int job_parse(struct mpi_job *job, int argc, char **argv)
 	job->step_timeout_s = DEFAULT_STEP_TIMEOUT_S;
 	job->plan_n = -1;
 	job->incast_dst = -1;
-	job->bench_arg = DEFAULT_BENCH;
+	job->bench_arg = default_bench;
 	cmdline_join(job, argc, argv);
 	rc = parse_own(job, argc, argv, rest, &nrest);
 	if (!rc && job->sequential && job->pattern != SCHED_ROUNDS)
@@ -232,6 +260,9 @@ static int job_parse(struct mpi_job *job, int argc, char **argv)
 		printf("rb_mpi (rdmabench) %s (commit %s)\n", PACKAGE_VERSION, rb_commit());
 	if (rc)
 		goto out;
+	job->bench_given = job->bench_arg != default_bench;
+	if (job->chk.on && !job->bench_given)
+		job->bench_arg = CHECK_BW_BENCH;
 	job->bench = bench_find(job->bench_arg ? job->bench_arg : "");
 	if (!job->bench) {
 		rc = mpi_usage_error("--bench", job->bench_arg, "is not a benchmark");
@@ -244,6 +275,11 @@ static int job_parse(struct mpi_job *job, int argc, char **argv)
 		rc = reject_pair_options(&job->opt);
 	if (!rc)
 		rc = mpi_load_check(job, job->sequential);
+	if (!rc && job->chk.on)
+		rc = mpi_check_parse(job, nrest, rest);
+	else if (!rc && (job->chk.rails || job->chk.min_bw_bps > 0 || job->chk.max_p99_us > 0 ||
+			 job->chk.mtu > 0 || job->chk.gid_type || job->chk.thr_file))
+		rc = mpi_usage_error("--rails/--check-*", "", "go with --check");
 out:
 	free(rest);
 	return rc == OPT_VERSION ? 1 : rc;
@@ -383,6 +419,22 @@ static int job_schedule(struct mpi_job *job)
 	return err;
 }
 
+/* --check: the rails, a verdict per link; exit 1 when one fails. */
+static int check_run(struct mpi_job *job)
+{
+	int err;
+
+	run_init();
+	err = job_hosts(job);
+	if (!err)
+		err = mpi_check_run(job);
+	free(job->hosts);
+	if (err)
+		return job_end(err);
+	MPI_Finalize();
+	return job->chk.failed ? RB_EXIT_RUNTIME : RB_EXIT_OK;
+}
+
 static int job_run(struct mpi_job *job)
 {
 	struct rb_session cols_of = { 0 };
@@ -440,5 +492,7 @@ int main(int argc, char **argv)
 	}
 	if (placement_check(job.opt.numa_node, job.opt.cpu_list))
 		return job_end(-EINVAL);
+	if (job.chk.on)
+		return check_run(&job);
 	return job_end(job_run(&job));
 }

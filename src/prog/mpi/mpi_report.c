@@ -223,6 +223,11 @@ void mpi_report_rows(struct mpi_job *job, const uint64_t *recs, int n)
 {
 	int len = MPI_REC_LEN(job);
 
+	if (job->chk.on) {
+		mpi_check_take(job, recs, n);
+		return;
+	}
+
 	for (int i = 0; i < n && doc.out; i++) {
 		const uint64_t *rec = recs + (size_t)i * (size_t)len;
 		union out_val v[N_LINK_COLS + REPORT_MAX_COLS + N_TAIL_COLS + N_LOAD_COLS];

@@ -363,5 +363,6 @@ int mpi_steps_run(struct mpi_job *job)
 	free(l);
 	free(got);
 	free(job->step_rows.v);
+	job->step_rows = (struct mpi_rows){ 0 };    /* --check runs the steps again */
 	return err ? err : done < job->sched.nrounds ? -EINTR : 0;
 }

@@ -1,0 +1,95 @@
+#include "prog/mpi/mpi_verdict.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+/* Append one reason to why ("; " between them); never overflows. */
+static void reason(char *why, size_t n, const char *fmt, ...)
+{
+	size_t used = strlen(why);
+	va_list ap;
+
+	if (used + 3 >= n)
+		return;
+	if (used)
+		used += (size_t)snprintf(why + used, n - used, "; ");
+	va_start(ap, fmt);
+	vsnprintf(why + used, n - used, fmt, ap);
+	va_end(ap);
+}
+
+static bool set(double x)
+{
+	return x > 0 && !isnan(x);
+}
+
+/* The ends: opened, alike, and as the thresholds ask. */
+static void ends_check(const struct check_thr *t, const struct check_end *s,
+		       const struct check_end *d, char *why, size_t n)
+{
+	const struct check_end *e[2] = { s, d };
+
+	for (int i = 0; i < 2; i++)
+		if (!e[i]->ok)
+			reason(why, n, "%s %s: %s", i ? "dst" : "src", e[i]->dev, e[i]->why);
+	if (!s->ok || !d->ok)
+		return;
+	if (s->active_mtu != d->active_mtu)
+		reason(why, n, "active MTU %d (src %s) vs %d (dst %s)", s->active_mtu, s->dev,
+		       d->active_mtu, d->dev);
+	for (int i = 0; i < 2 && t->mtu; i++)
+		if (e[i]->active_mtu != t->mtu)
+			reason(why, n, "%s %s: active MTU %d, not %d", i ? "dst" : "src", e[i]->dev,
+			       e[i]->active_mtu, t->mtu);
+	if (s->ib_link != d->ib_link)
+		reason(why, n, "link layer %s (src) vs %s (dst)", s->ib_link ? "InfiniBand" : "Ethernet",
+		       d->ib_link ? "InfiniBand" : "Ethernet");
+	else if (s->gid_type != d->gid_type)
+		reason(why, n, "GID type %s (src %s) vs %s (dst %s)", gid_type_name(s->gid_type), s->dev,
+		       gid_type_name(d->gid_type), d->dev);
+	for (int i = 0; i < 2 && t->gid_type; i++)
+		if ((int)e[i]->gid_type + 1 != t->gid_type)
+			reason(why, n, "%s %s: GID type %s, not %s", i ? "dst" : "src", e[i]->dev,
+			       gid_type_name(e[i]->gid_type), gid_type_name((enum gid_type)(t->gid_type - 1)));
+}
+
+static void run_check(const struct check_run *r, const char *what, char *why, size_t n)
+{
+	if (!r->ran)
+		reason(why, n, "%s: not measured", what);
+	else if (!r->ok)
+		reason(why, n, "%s failed: %s", what, r->cause && *r->cause ? r->cause : "no cause given");
+}
+
+bool check_verdict(const struct check_thr *t, const struct check_end *src,
+		   const struct check_end *dst, const struct check_link *l, char *why, size_t n)
+{
+	if (!n)
+		return false;
+	why[0] = '\0';
+	ends_check(t, src, dst, why, n);
+	run_check(&l->lat, "latency", why, n);
+	run_check(&l->bw, "bandwidth", why, n);
+	if (l->lat.ok && set(t->max_p99_us) && !(l->p99_us <= t->max_p99_us))
+		reason(why, n, "p99 latency %.2f us > %.2f", l->p99_us, t->max_p99_us);
+	if (l->bw.ok && set(t->min_bw_mibps) && !(l->bw_mibps >= t->min_bw_mibps))
+		reason(why, n, "bandwidth %.1f MiB/s < %.1f", l->bw_mibps, t->min_bw_mibps);
+	return why[0] == '\0';
+}
+
+int check_gid_type_parse(const char *s)
+{
+	static const struct { const char *name; enum gid_type t; } names[] = {
+		{ "RoCE v2", GID_TYPE_ROCE_V2 }, { "v2", GID_TYPE_ROCE_V2 }, { "2", GID_TYPE_ROCE_V2 },
+		{ "RoCE v1", GID_TYPE_ROCE_V1 }, { "v1", GID_TYPE_ROCE_V1 }, { "1", GID_TYPE_ROCE_V1 },
+		{ "IB", GID_TYPE_IB },
+	};
+
+	for (size_t i = 0; s && i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcasecmp(s, names[i].name))
+			return (int)names[i].t + 1;
+	return -1;
+}
