@@ -344,5 +344,20 @@ else
 	echo "ok $((n = n + 1)) - failure documents # SKIP python3 is not installed"
 fi
 
+# rb_mesh check: its own words before rb_mpi runs (no MPI job here)
+"$top_builddir/rb_mesh" check --max-loss 0.1 >"$tmp/mc.out" 2>"$tmp/mc.err"
+st=$?
+[ "$st" = 2 ] && [ ! -s "$tmp/mc.out" ] && grep -q -- '--max-loss' "$tmp/mc.err" && grep -q 'rb_mesh watch' "$tmp/mc.err"
+ok $? "rb_mesh check --max-loss exits 2 naming it and where loss is judged (exit $st)"
+"$top_builddir/rb_mesh" check --help >"$tmp/mc.out" 2>"$tmp/mc.err"
+st=$?
+[ "$st" = 0 ] && grep -q -- '--min-bw RATE' "$tmp/mc.out" && grep -q 'rb_mpi --check' "$tmp/mc.out"
+ok $? "rb_mesh check --help: its options on stdout, exit 0 (exit $st)"
+mkdir -p "$tmp/lone" && cp "$top_builddir/rb_mesh" "$tmp/lone/"
+PATH=/nonexistent "$tmp/lone/rb_mesh" check -n 5 >"$tmp/mc.out" 2>"$tmp/mc.err"
+st=$?
+[ "$st" = 1 ] && grep -q 'rb_mpi --check, which is not here' "$tmp/mc.err" && grep -q -- '--with-mpi' "$tmp/mc.err"
+ok $? "rb_mesh check without rb_mpi beside it or on PATH exits 1 saying what to build (exit $st)"
+
 echo "1..$n"
 [ "$failed" = 0 ]

@@ -19,7 +19,8 @@
 #include "driver/run.h"
 #include "lib/units.h"
 
-static const char default_bench[] = "send_bw";
+#define DEFAULT_BENCH "send_bw"
+static const char default_bench[] = DEFAULT_BENCH;
 #define DEFAULT_OUTLIER_PCT 20
 #define DEFAULT_STEP_TIMEOUT_S 600
 

@@ -6,12 +6,22 @@
 #include <string.h>
 #include <strings.h>
 
-/* Append one reason to why ("; " between them); never overflows. */
-static void reason(char *why, size_t n, const char *fmt, ...)
+/* The reasons so far: their text (cut to n bytes) and whether there is one. */
+struct why {
+	char *buf;
+	size_t n;
+	bool any;
+};
+
+/* Append one reason ("; " between them); never overflows, and counts even
+ * when no byte of it fits. */
+static void reason(struct why *w, const char *fmt, ...)
 {
-	size_t used = strlen(why);
+	char *why = w->buf;
+	size_t n = w->n, used = strlen(why);
 	va_list ap;
 
+	w->any = true;
 	if (used + 3 >= n)
 		return;
 	if (used)
@@ -28,56 +38,58 @@ static bool set(double x)
 
 /* The ends: opened, alike, and as the thresholds ask. */
 static void ends_check(const struct check_thr *t, const struct check_end *s,
-		       const struct check_end *d, char *why, size_t n)
+		       const struct check_end *d, struct why *w)
 {
 	const struct check_end *e[2] = { s, d };
 
 	for (int i = 0; i < 2; i++)
 		if (!e[i]->ok)
-			reason(why, n, "%s %s: %s", i ? "dst" : "src", e[i]->dev, e[i]->why);
+			reason(w, "%s %s: %s", i ? "dst" : "src", e[i]->dev, e[i]->why);
 	if (!s->ok || !d->ok)
 		return;
 	if (s->active_mtu != d->active_mtu)
-		reason(why, n, "active MTU %d (src %s) vs %d (dst %s)", s->active_mtu, s->dev,
+		reason(w, "active MTU %d (src %s) vs %d (dst %s)", s->active_mtu, s->dev,
 		       d->active_mtu, d->dev);
 	for (int i = 0; i < 2 && t->mtu; i++)
 		if (e[i]->active_mtu != t->mtu)
-			reason(why, n, "%s %s: active MTU %d, not %d", i ? "dst" : "src", e[i]->dev,
+			reason(w, "%s %s: active MTU %d, not %d", i ? "dst" : "src", e[i]->dev,
 			       e[i]->active_mtu, t->mtu);
 	if (s->ib_link != d->ib_link)
-		reason(why, n, "link layer %s (src) vs %s (dst)", s->ib_link ? "InfiniBand" : "Ethernet",
+		reason(w, "link layer %s (src) vs %s (dst)", s->ib_link ? "InfiniBand" : "Ethernet",
 		       d->ib_link ? "InfiniBand" : "Ethernet");
 	else if (s->gid_type != d->gid_type)
-		reason(why, n, "GID type %s (src %s) vs %s (dst %s)", gid_type_name(s->gid_type), s->dev,
+		reason(w, "GID type %s (src %s) vs %s (dst %s)", gid_type_name(s->gid_type), s->dev,
 		       gid_type_name(d->gid_type), d->dev);
 	for (int i = 0; i < 2 && t->gid_type; i++)
 		if ((int)e[i]->gid_type + 1 != t->gid_type)
-			reason(why, n, "%s %s: GID type %s, not %s", i ? "dst" : "src", e[i]->dev,
+			reason(w, "%s %s: GID type %s, not %s", i ? "dst" : "src", e[i]->dev,
 			       gid_type_name(e[i]->gid_type), gid_type_name((enum gid_type)(t->gid_type - 1)));
 }
 
-static void run_check(const struct check_run *r, const char *what, char *why, size_t n)
+static void run_check(const struct check_run *r, const char *what, struct why *w)
 {
 	if (!r->ran)
-		reason(why, n, "%s: not measured", what);
+		reason(w, "%s: not measured", what);
 	else if (!r->ok)
-		reason(why, n, "%s failed: %s", what, r->cause && *r->cause ? r->cause : "no cause given");
+		reason(w, "%s failed: %s", what, r->cause && *r->cause ? r->cause : "no cause given");
 }
 
 bool check_verdict(const struct check_thr *t, const struct check_end *src,
 		   const struct check_end *dst, const struct check_link *l, char *why, size_t n)
 {
+	struct why w = { why, n, false };
+
 	if (!n)
 		return false;
 	why[0] = '\0';
-	ends_check(t, src, dst, why, n);
-	run_check(&l->lat, "latency", why, n);
-	run_check(&l->bw, "bandwidth", why, n);
+	ends_check(t, src, dst, &w);
+	run_check(&l->lat, "latency", &w);
+	run_check(&l->bw, "bandwidth", &w);
 	if (l->lat.ok && set(t->max_p99_us) && !(l->p99_us <= t->max_p99_us))
-		reason(why, n, "p99 latency %.2f us > %.2f", l->p99_us, t->max_p99_us);
+		reason(&w, "p99 latency %.2f us > %.2f", l->p99_us, t->max_p99_us);
 	if (l->bw.ok && set(t->min_bw_mibps) && !(l->bw_mibps >= t->min_bw_mibps))
-		reason(why, n, "bandwidth %.1f MiB/s < %.1f", l->bw_mibps, t->min_bw_mibps);
-	return why[0] == '\0';
+		reason(&w, "bandwidth %.1f MiB/s < %.1f", l->bw_mibps, t->min_bw_mibps);
+	return !w.any;
 }
 
 int check_gid_type_parse(const char *s)

@@ -1,4 +1,4 @@
-# needs: two-guests mpi slurm
+# needs: two-guests two-nics mpi slurm
 # rb_mpi across two hosts, one rank in each (tests/rxe-two.sh): this is guest
 # B (rbguest2); guest A (rbguest1) runs the Slurm controller and its slurmd
 # (tests/integration/lib/two-slurm-server.sh).  Here: this node's slurmd, then two ranks, one per
@@ -6,9 +6,14 @@
 # mpirun inside a salloc allocation; the rows must name both hosts.  Skips
 # (not a pass) without rb_mpi or Slurm.  Always writes $RB_SLURM_SHARED/done
 # at the end: guest A waits for it.  Rank 0 may run in either guest: its
-# --csv file goes to $RB_SLURM_SHARED, which both see.
+# --csv file goes to $RB_SLURM_SHARED, which both see.  Then rb_mesh check
+# (rb_mpi --check) over both rails (rxe0 on eth0, rxe1 on eth1, in each
+# guest): every link passes, its MTU as ibv_devinfo reads it; then with
+# guest B's eth1 at MTU 9000 (rxe1's active MTU 4096 against A's 1024) rail
+# 1 fails, both of its links named, rail 0 still passes, exit 1.
 
-two_cases=("srun -N2 pairs send_bw" "salloc -N2 mpirun pairs write_bw")
+two_cases=("srun -N2 pairs send_bw" "salloc -N2 mpirun pairs write_bw"
+	"srun -N2 rb_mesh check: two rails pass" "srun -N2 rb_mesh check: rail 1's MTU wrong")
 two_mpi=${RB_SLURM_MPI:-pmix}
 
 # The cases below, skips included (tap_plan: lib.sh).
@@ -29,6 +34,48 @@ two_pairs_ok() {
 
 two_matrix() {
 	awk -F, '!/^#/ && NR > 1 && $4 ~ /^[0-9]/ { n++; s = s sprintf("%s(%s)>%s(%s) %.1f MiB/s  ", $2, $4, $3, $5, $11) } END { printf "%d rows: %s", n, s }' "$1"
+}
+
+# rb_mesh check on both guests' two rails, as srun starts it: NAME FILE [ARGS]
+two_check_run() {
+	rb_job "$1" "srun --mpi=$two_mpi -N 2 -n 2 \"\$RB_BIN/rb_mesh\" check -s 4096 -n 200 --timeout 20 --json=\$RB_SLURM_SHARED/$2 $3"
+}
+
+# a device's active MTU as ibv_devinfo (rdma-core's, not ours) reads it
+two_active_mtu() {
+	ibv_devinfo -d "$1" 2>/dev/null | awk '/active_mtu/ { print $2; exit }'
+}
+
+two_check() {
+	local f mtu0 mtu1 rc
+	f=$(rb_file check.json)
+	mtu0=$(two_active_mtu "$RB_DEV") mtu1=$(two_active_mtu "$RB_DEV1")
+	two_check_run "mesh check" check.json "--max-p99 1000000 --min-bw 1MiB/s" &&
+		cp "$RB_SLURM_SHARED/check.json" "$f" &&
+		rb_check "$f" 'status == "complete"' 'meta["test"] == "rb_mesh check"' 'meta["rails"] == 2' \
+			'expect(sorted((x["rail"], x["src_host"], x["dst_host"], x["src_dev"], x["dst_dev"]) for x in rows) == [(0, "rbguest1", "rbguest2", "rxe0", "rxe0"), (0, "rbguest2", "rbguest1", "rxe0", "rxe0"), (1, "rbguest1", "rbguest2", "rxe1", "rxe1"), (1, "rbguest2", "rbguest1", "rxe1", "rxe1")], "links: %s" % [(x["rail"], x["src_host"], x["dst_host"]) for x in rows])' \
+			'expect(all(x["verdict"] == "pass" and x["reason"] == "" for x in rows), "verdicts: %s" % [(x["verdict"], x["reason"]) for x in rows])' \
+			"expect(all(str(x[\"mtu_bytes\"]) == {0: \"${mtu0}\", 1: \"${mtu1}\"}[x[\"rail\"]] for x in rows), \"MTU %s, ibv_devinfo ${mtu0}/${mtu1}\" % [x[\"mtu_bytes\"] for x in rows])" \
+			'all(x["lat_p99_us"] > 0 and x["bw_avg_mibps"] > 0 for x in rows)'
+	tap_ok $? "rb_mesh check under srun -N 2: rails 0 and 1 of both guests, 4 links pass, MTU as ibv_devinfo says ($mtu0, $mtu1)"
+	[ -s "$f" ] && tap_diag "check: $RB_JOB_TOOK s, $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(", ".join("r%d %s>%s p99 %.0f us %.1f MiB/s %s" % (x["rail"], x["src_host"][-1], x["dst_host"][-1], x["lat_p99_us"], x["bw_avg_mibps"], x["verdict"]) for x in d["results"]))' "$f")"
+
+	# the fault: this guest's eth1 at MTU 9000 (rxe1 takes 4096), guest A's at 1500
+	f=$(rb_file check-mtu.json)
+	ip link set eth1 mtu 9000 && sleep 1
+	mtu1=$(two_active_mtu "$RB_DEV1")
+	two_check_run "mesh check mtu" check-mtu.json
+	rc=$(cat "$RB_CASE_DIR/job.rc")
+	ip link set eth1 mtu 1500
+	[ "$rc" = 1 ] && [ "$mtu1" = 4096 ] && cp "$RB_SLURM_SHARED/check-mtu.json" "$f" &&
+		grep -q 'FAIL rail 1: rbguest1 rxe1 -> rbguest2 rxe1: active MTU 1024 (src rxe1) vs 4096 (dst rxe1)' "$RB_CASE_DIR/job.err" &&
+		grep -q 'FAIL rail 1: rbguest2 rxe1 -> rbguest1 rxe1: active MTU 4096 (src rxe1) vs 1024 (dst rxe1)' "$RB_CASE_DIR/job.err" &&
+		! grep -q 'FAIL rail 0' "$RB_CASE_DIR/job.err" &&
+		rb_check "$f" 'status == "complete"' \
+			'expect(sorted((x["rail"], x["verdict"]) for x in rows) == [(0, "pass"), (0, "pass"), (1, "fail"), (1, "fail")], "verdicts: %s" % [(x["rail"], x["verdict"], x["reason"]) for x in rows])' \
+			'all("active MTU" in x["reason"] for x in rows if x["rail"] == 1)'
+	tap_ok $? "rb_mesh check with guest B's eth1 at MTU 9000 (rxe1: $mtu1): exit $rc, rail 1's two links named failing (MTU 1024 vs 4096), rail 0 passes"
+	grep 'FAIL' "$RB_CASE_DIR/job.err" | head -n 4 | sed 's/^/#   /'
 }
 
 . "$top_srcdir/tests/integration/lib/two-need.sh"
@@ -53,6 +100,7 @@ else
 		tap_ok $? "rb_mpi under salloc -N 2 mpirun: one rank per guest, pairs write_bw rbguest1 <-> rbguest2"
 		[ -s "$(rb_file m.csv)" ] && tap_diag "salloc mpirun: $RB_JOB_TOOK s, $(two_matrix "$(rb_file m.csv)")"
 		[ -z "${RB_MPI_KEEP:-}" ] || cp "$(rb_file m.csv)" "$RB_MPI_KEEP/two-salloc.csv"
+		two_check
 		cp /run/rb-slurm/slurmd.log "$RB_SLURM_SHARED/slurmd-rbguest2.log" 2>/dev/null
 	fi
 fi
