@@ -21,8 +21,8 @@ Each file uses only those above it:
 from .units import MIB, fmt_size, median  # noqa: F401
 from .load import (SCHEMA, Histogram, InputError, Result, check_schema, number,  # noqa: F401
                    read, read_sidecar, rows_have, scan, sidecar_path)
-from .table import campaign_meta, read_rows, read_table, write_result_sidecar, write_sidecar  # noqa: F401
+from .table import campaign_meta, read_document, read_rows, read_table, write_result_sidecar, write_sidecar  # noqa: F401
 
 __all__ = ['MIB', 'fmt_size', 'median', 'SCHEMA', 'Histogram', 'InputError', 'Result',
            'check_schema', 'number', 'read', 'read_sidecar', 'rows_have', 'scan', 'sidecar_path',
-           'campaign_meta', 'read_rows', 'read_table', 'write_result_sidecar', 'write_sidecar']
+           'campaign_meta', 'read_document', 'read_rows', 'read_table', 'write_result_sidecar', 'write_sidecar']

@@ -42,6 +42,22 @@ def read_table(path):
     return meta, list(csv.DictReader(lines))
 
 
+def read_document(path):
+    """(meta, rows) of any result document, rows as written (a JSON file's
+    "results", a CSV file's rows with its numbers as numbers) and the
+    metadata (JSON's "meta", or the CSV's sidecar).  For documents that
+    are not one row per size (rb_mesh check's one per link and rail).
+    OSError or ValueError when it cannot be read."""
+    from .load import number
+    with open(path, encoding='utf-8') as f:
+        text = f.read()
+    if text.lstrip().startswith('{'):
+        doc = json.loads(text)
+        return doc.get('meta') or {}, doc.get('results') or []
+    meta, rows = read_table(path)
+    return meta, [{k: number(v) for k, v in r.items()} for r in rows]
+
+
 def write_sidecar(path, tool, meta, note=None):
     """NAME.meta.json beside NAME.csv (schema 1, status complete): the CSV
     itself stays plain, so that pandas reads it as it is."""

@@ -194,7 +194,27 @@ if command -v gnuplot >/dev/null 2>&1; then
 	run "$rb_heatmap" -o "$tmp/hm" -n z -f svg --zoom "$pairs"
 	[ "$st" = 0 ] && grep -q 'scale from 6.36, not 0)' "$tmp/hm/z.svg" && ! grep -q '> 0<' "$tmp/hm/z.svg"
 	ok $? "rb-heatmap --zoom: the scale spans the values and its label says it does not start at 0 (status $st)"
+	# rb_mesh check's documents (the one-guest test bed, 3 ranks on rxe0 and
+	# rxe1; a run with thresholds no link meets, 2 ranks)
+	run "$rb_heatmap" -o "$tmp/hm" -f svg "$data/mesh-check.csv"
+	[ "$st" = 0 ] && [ "$(wc -l <"$tmp/out")" = 2 ] &&
+		grep -q 'rail 0 (rxe0): bw_avg_mibps' "$tmp/hm/rb_mesh-check-rail0-bw.svg" &&
+		grep -q '>62.9<' "$tmp/hm/rb_mesh-check-rail0-bw.svg" &&
+		grep -q 'rail 1 (rxe1)' "$tmp/hm/rb_mesh-check-rail1-bw.svg" && grep -q '>64.7<' "$tmp/hm/rb_mesh-check-rail1-bw.svg" &&
+		! grep -q 'fail:' "$tmp/err"
+	ok $? "rb-heatmap on rb_mesh check's CSV: a chart per rail, 62.87 MiB/s shown as 62.9 on rail 0 (status $st)"
+	run "$rb_heatmap" -o "$tmp/hm" -f svg --metric lat --rail 1 "$data/mesh-check-fail.json"
+	[ "$st" = 0 ] && [ "$(grep -c '^rb-heatmap: fail: rail 1: rbguest1 rxe1 -> rbguest1 rxe1: .*active MTU 1024, not 4096' "$tmp/err")" = 2 ] &&
+		! grep -q 'rail 0' "$tmp/err" && grep -q '>154<' "$tmp/hm/rb_mesh-check-rail1-lat.svg" &&
+		grep -q 'usec p99' "$tmp/hm/rb_mesh-check-rail1-lat.svg" && [ ! -e "$tmp/hm/rb_mesh-check-rail0-lat.svg" ]
+	ok $? "rb-heatmap --metric lat --rail 1: rail 1's p99 (153.71 us as 154), its two failing links and their reasons on stderr (status $st)"
+	run "$rb_heatmap" -o "$tmp/hm" --rail 5 "$data/mesh-check-fail.json"
+	[ "$st" = 2 ] && grep -q -- '--rail 5: not in the file (rails: 0 1)' "$tmp/err"
+	ok $? "rb-heatmap --rail 5 on a two-rail check: exit 2 naming the rails (status $st)"
 else
 	skip "rb-heatmap: scale from 0" "gnuplot is not installed"
 	skip "rb-heatmap --zoom" "gnuplot is not installed"
+	skip "rb-heatmap: rb_mesh check's rails" "gnuplot is not installed"
+	skip "rb-heatmap --metric lat --rail 1" "gnuplot is not installed"
+	skip "rb-heatmap --rail 5" "gnuplot is not installed"
 fi

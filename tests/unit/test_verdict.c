@@ -5,7 +5,8 @@
  * a benchmark not run or failed; the figures against --max-p99 and
  * --min-bw (at, past, NaN, thresholds of 0 or NaN that are none, none
  * applied to a run that failed); several faults at once, in their order;
- * small why buffers that must not overflow; and --gid-type's spellings.
+ * small why buffers that must not overflow; --gid-type's spellings; and a
+ * rail's odd ends against its majority.
  * Every expected text is written out here, never built by the module.
  */
 #include "prog/mpi/mpi_verdict.h"
@@ -15,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define PLAN 78
+#define PLAN 95
 
 /* A good rail: rxe0 (src) and rxe1 (dst), MTU 1024, RoCE v2, both ran. */
 static struct check_end good_src(void)
@@ -420,6 +421,73 @@ static void test_gid_parse(void)
 	is_int(check_gid_type_parse(NULL), -1, "gid-type NULL: refused (-1)");
 }
 
+/* A rail of n ends like good_src, on hosts' rxe1. */
+static void rail(struct check_end *e, int n)
+{
+	for (int i = 0; i < n; i++) {
+		e[i] = good_src();
+		strcpy(e[i].dev, "rxe1");
+	}
+}
+
+static void test_odd(void)
+{
+	struct check_end e[5], m;
+	bool odd[5];
+	char why[128];
+	int n;
+
+	rail(e, 5);
+	is_int(check_odd_ends(e, 5, odd, &m), 0, "5 ends alike: no odd end");
+	ok(!odd[0] && !odd[4], "... none marked");
+
+	rail(e, 5);
+	e[3].active_mtu = 4096;
+	n = check_odd_ends(e, 5, odd, &m);
+	is_int(n, 1, "5 ends, one at MTU 4096: one odd end");
+	ok(odd[3] && !odd[0] && !odd[1] && !odd[2] && !odd[4], "... end 3, and only it");
+	is_int(m.active_mtu, 1024, "... the majority's MTU: 1024");
+	check_odd_why(&e[3], &m, why, sizeof(why));
+	is_str(why, "active MTU 4096 (the others 1024)", "... why: \"active MTU 4096 (the others 1024)\"");
+
+	rail(e, 3);
+	e[0].active_mtu = 1024, e[1].active_mtu = 4096, e[2].active_mtu = 4096;
+	n = check_odd_ends(e, 3, odd, &m);
+	is_int(n, 1, "3 ends, the first at 1024 and two at 4096: the first is odd (the majority decides, not the order)");
+	ok(odd[0] && !odd[1] && !odd[2], "... end 0 marked");
+
+	rail(e, 2);
+	e[1].active_mtu = 4096;
+	is_int(check_odd_ends(e, 2, odd, &m), 0, "2 ends that differ: no strict majority, no odd end");
+	ok(!odd[0] && !odd[1], "... none marked");
+
+	rail(e, 4);
+	e[0].active_mtu = e[1].active_mtu = 4096;
+	is_int(check_odd_ends(e, 4, odd, NULL), 0, "4 ends split 2:2: no odd end (common NULL taken)");
+
+	rail(e, 5);
+	e[1].ok = false;
+	strcpy(e[1].why, "port 1 DOWN");
+	e[4].gid_type = GID_TYPE_ROCE_V1;
+	n = check_odd_ends(e, 5, odd, &m);
+	is_int(n, 2, "5 ends, one unopened and one RoCE v1: two odd ends");
+	ok(odd[1] && odd[4] && !odd[0], "... ends 1 and 4");
+	check_odd_why(&e[1], &m, why, sizeof(why));
+	is_str(why, "not opened: port 1 DOWN", "... the unopened end's why");
+	check_odd_why(&e[4], &m, why, sizeof(why));
+	is_str(why, "GID type RoCE v1 (the others RoCE v2)", "... the RoCE v1 end's why");
+
+	rail(e, 3);
+	e[2].ib_link = true;
+	e[2].gid_type = GID_TYPE_IB;
+	check_odd_ends(e, 3, odd, &m);
+	check_odd_why(&e[2], &m, why, sizeof(why));
+	is_str(why, "GID type IB (the others RoCE v2); link layer InfiniBand (the others Ethernet)",
+	       "an InfiniBand end among RoCE ones: both differences named");
+
+	is_int(check_odd_ends(e, 0, odd, &m), 0, "no ends: no odd end");
+}
+
 int main(void)
 {
 	printf("1..%d\n", PLAN);
@@ -430,6 +498,7 @@ int main(void)
 	test_several();
 	test_small();
 	test_gid_parse();
+	test_odd();
 	if (tap_n != PLAN)
 		printf("# planned %d checks, ran %d\n", PLAN, tap_n);
 	return tap_failed || tap_n != PLAN;

@@ -211,6 +211,44 @@ static int ends_gather(struct mpi_job *job)
 
 /* ---- rank 0's document ---- */
 
+/* Rail k's ends that differ from the rest (mpi_verdict.h), each appended
+ * to buf ("HOST DEV: WHY; ") and, with say, logged; how many. */
+static int rail_odd(const struct mpi_job *job, int k, char *buf, size_t len, bool say)
+{
+	struct check_end *e = calloc((size_t)job->nranks, sizeof(*e)), common;
+	bool *odd = calloc((size_t)job->nranks, sizeof(*odd));
+	char why[256];
+	int n = 0;
+
+	for (int r = 0; e && odd && r < job->nranks; r++)
+		e[r] = ck.ends[r * ck.nrails + k];
+	if (e && odd)
+		n = check_odd_ends(e, job->nranks, odd, &common);
+	for (int r = 0; n && r < job->nranks; r++) {
+		if (!odd[r])
+			continue;
+		check_odd_why(&e[r], &common, why, sizeof(why));
+		snprintf(buf + strlen(buf), len - strlen(buf), "%srail %d %s %s: %s", *buf ? "; " : "", k,
+			 job->hosts[r], e[r].dev, why);
+		if (say)
+			log_err("rail %d: %s %s is the odd end (%d of %d ends agree): %s", k, job->hosts[r],
+				e[r].dev, job->nranks - n, job->nranks, why);
+	}
+	free(e);
+	free(odd);
+	return n;
+}
+
+/* Every rail's odd ends: the document's metadata, or (say) stderr. */
+static void odd_all(const struct mpi_job *job, char *buf, size_t len, bool say)
+{
+	buf[0] = '\0';
+	for (int k = 0; k < ck.nrails; k++)
+		rail_odd(job, k, buf, len, say);
+	if (!*buf)
+		snprintf(buf, len, "none (every rail's ends alike, or no majority among them)");
+}
+
 static const struct out_col check_cols[] = {
 	{ "rail", "rail", OUT_U64, 0 },
 	{ "src_host", "src host", OUT_STR, 0 },
@@ -259,6 +297,7 @@ static void meta_bench(const char *key, const char *label, const struct rb_optio
 static int doc_open(const struct mpi_job *job)
 {
 	const struct rb_options *o = &job->opt;
+	char odd[2048];
 
 	ck.file = stdout;
 	if (o->out_file && !(ck.file = fopen(o->out_file, "w"))) {
@@ -280,6 +319,8 @@ static int doc_open(const struct mpi_job *job)
 	meta_bench("bandwidth_test", "Bandwidth: " CHECK_BW_BENCH, o);
 	out_meta_str(ck.out, "schedule", "Schedule", "rounds (disjoint links at once), rail after rail, write_lat then write_bw");
 	meta_thr();
+	odd_all(job, odd, sizeof(odd), false);
+	out_meta_str(ck.out, "odd_ends", "Odd ends (unlike their rail's majority)", odd);
 	report_meta_time(ck.out);
 	out_meta_str(ck.out, "command_line", "Command", job->cmdline);
 	out_begin(ck.out, "rb_mesh check: every rail, link by link", check_cols, N_CHECK_COLS);
@@ -474,9 +515,13 @@ int mpi_check_run(struct mpi_job *job)
 		err = rails_run(job);
 	if (job->rank == 0) {
 		doc_close(err && err != -EINTR ? "see the messages on stderr" : NULL);
-		if (!err)
+		if (!err) {
+			char odd[2048];
+
+			odd_all(job, odd, sizeof(odd), true);
 			log_info("%d links on %d rails: %d pass, %d fail", ck.links, ck.nrails,
 				 ck.links - ck.failed, ck.failed);
+		}
 	}
 	if (!err)
 		MPI_Bcast(&ck.failed, 1, MPI_INT, 0, MPI_COMM_WORLD);

@@ -105,3 +105,58 @@ int check_gid_type_parse(const char *s)
 			return (int)names[i].t + 1;
 	return -1;
 }
+
+/* Two ends alike in what a rail's ends must share. */
+static bool same_config(const struct check_end *a, const struct check_end *b)
+{
+	if (!a->ok || !b->ok)
+		return a->ok == b->ok;
+	return a->active_mtu == b->active_mtu && a->gid_type == b->gid_type && a->ib_link == b->ib_link;
+}
+
+int check_odd_ends(const struct check_end *ends, int n, bool *odd, struct check_end *common)
+{
+	int best = -1, best_count = 0, nodd = 0;
+
+	/* Boyer-Moore's vote, then a count: the only candidate for a strict majority */
+	for (int i = 0, votes = 0; i < n; i++) {
+		if (votes == 0)
+			best = i;
+		votes += same_config(&ends[i], &ends[best]) ? 1 : -1;
+	}
+	for (int i = 0; i < n && best >= 0; i++)
+		best_count += same_config(&ends[i], &ends[best]);
+	for (int i = 0; i < n; i++)
+		odd[i] = false;
+	if (best < 0 || 2 * best_count <= n)
+		return 0;
+	for (int i = 0; i < n; i++)
+		nodd += odd[i] = !same_config(&ends[i], &ends[best]);
+	if (common)
+		*common = ends[best];
+	return nodd;
+}
+
+void check_odd_why(const struct check_end *e, const struct check_end *m, char *buf, size_t n)
+{
+	struct why w = { buf, n, false };
+
+	if (!n)
+		return;
+	buf[0] = '\0';
+	if (!e->ok) {
+		reason(&w, "not opened: %s", e->why);
+		return;
+	}
+	if (!m->ok) {
+		reason(&w, "opened where the others could not be");
+		return;
+	}
+	if (e->active_mtu != m->active_mtu)
+		reason(&w, "active MTU %d (the others %d)", e->active_mtu, m->active_mtu);
+	if (e->gid_type != m->gid_type)
+		reason(&w, "GID type %s (the others %s)", gid_type_name(e->gid_type), gid_type_name(m->gid_type));
+	if (e->ib_link != m->ib_link)
+		reason(&w, "link layer %s (the others %s)", e->ib_link ? "InfiniBand" : "Ethernet",
+		       m->ib_link ? "InfiniBand" : "Ethernet");
+}

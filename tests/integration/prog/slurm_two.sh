@@ -8,9 +8,10 @@
 # at the end: guest A waits for it.  Rank 0 may run in either guest: its
 # --csv file goes to $RB_SLURM_SHARED, which both see.  Then rb_mesh check
 # (rb_mpi --check) over both rails (rxe0 on eth0, rxe1 on eth1, in each
-# guest): every link passes, its MTU as ibv_devinfo reads it; then with
-# guest B's eth1 at MTU 9000 (rxe1's active MTU 4096 against A's 1024) rail
-# 1 fails, both of its links named, rail 0 still passes, exit 1.
+# guest): every link passes, its MTU as ibv_devinfo reads it; then, three
+# ranks (two in A), with guest B's eth1 at MTU 9000 (rxe1's active MTU 4096
+# against A's 1024): rail 1's links to and from B fail by name, B's rxe1 is
+# named the rail's odd end, rail 0 and A's own rail-1 links pass, exit 1.
 
 two_cases=("srun -N2 pairs send_bw" "salloc -N2 mpirun pairs write_bw"
 	"srun -N2 rb_mesh check: two rails pass" "srun -N2 rb_mesh check: rail 1's MTU wrong")
@@ -38,7 +39,7 @@ two_matrix() {
 
 # rb_mesh check on both guests' two rails, as srun starts it: NAME FILE [ARGS]
 two_check_run() {
-	rb_job "$1" "srun --mpi=$two_mpi -N 2 -n 2 \"\$RB_BIN/rb_mesh\" check -s 4096 -n 200 --timeout 20 --json=\$RB_SLURM_SHARED/$2 $3"
+	rb_job "$1" "srun --mpi=$two_mpi -N 2 -n 2 \"\$RB_BIN/rb_mesh\" check -s 4096 -n 50 --timeout 20 --json=\$RB_SLURM_SHARED/$2 $3"
 }
 
 # a device's active MTU as ibv_devinfo (rdma-core's, not ours) reads it
@@ -60,22 +61,27 @@ two_check() {
 	tap_ok $? "rb_mesh check under srun -N 2: rails 0 and 1 of both guests, 4 links pass, MTU as ibv_devinfo says ($mtu0, $mtu1)"
 	[ -s "$f" ] && tap_diag "check: $RB_JOB_TOOK s, $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(", ".join("r%d %s>%s p99 %.0f us %.1f MiB/s %s" % (x["rail"], x["src_host"][-1], x["dst_host"][-1], x["lat_p99_us"], x["bw_avg_mibps"], x["verdict"]) for x in d["results"]))' "$f")"
 
-	# the fault: this guest's eth1 at MTU 9000 (rxe1 takes 4096), guest A's at 1500
+	# the fault: this guest's eth1 at MTU 9000 (rxe1 takes 4096), guest A's at
+	# 1500; three ranks, two in guest A and one here (SLURM_HOSTFILE), so
+	# that rail 1's majority (1024) names this guest's rxe1 as the odd end
 	f=$(rb_file check-mtu.json)
+	printf 'rbguest1\nrbguest1\nrbguest2\n' >"$RB_SLURM_SHARED/hosts3"
 	ip link set eth1 mtu 9000 && sleep 1
 	mtu1=$(two_active_mtu "$RB_DEV1")
-	two_check_run "mesh check mtu" check-mtu.json
+	rb_job "mesh check mtu" "SLURM_HOSTFILE=\$RB_SLURM_SHARED/hosts3 srun --mpi=$two_mpi -O -N 2 -n 3 -m arbitrary \"\$RB_BIN/rb_mesh\" check -s 4096 -n 50 --timeout 20 --json=\$RB_SLURM_SHARED/check-mtu.json"
 	rc=$(cat "$RB_CASE_DIR/job.rc")
 	ip link set eth1 mtu 1500
 	[ "$rc" = 1 ] && [ "$mtu1" = 4096 ] && cp "$RB_SLURM_SHARED/check-mtu.json" "$f" &&
-		grep -q 'FAIL rail 1: rbguest1 rxe1 -> rbguest2 rxe1: active MTU 1024 (src rxe1) vs 4096 (dst rxe1)' "$RB_CASE_DIR/job.err" &&
-		grep -q 'FAIL rail 1: rbguest2 rxe1 -> rbguest1 rxe1: active MTU 4096 (src rxe1) vs 1024 (dst rxe1)' "$RB_CASE_DIR/job.err" &&
-		! grep -q 'FAIL rail 0' "$RB_CASE_DIR/job.err" &&
-		rb_check "$f" 'status == "complete"' \
-			'expect(sorted((x["rail"], x["verdict"]) for x in rows) == [(0, "pass"), (0, "pass"), (1, "fail"), (1, "fail")], "verdicts: %s" % [(x["rail"], x["verdict"], x["reason"]) for x in rows])' \
-			'all("active MTU" in x["reason"] for x in rows if x["rail"] == 1)'
-	tap_ok $? "rb_mesh check with guest B's eth1 at MTU 9000 (rxe1: $mtu1): exit $rc, rail 1's two links named failing (MTU 1024 vs 4096), rail 0 passes"
-	grep 'FAIL' "$RB_CASE_DIR/job.err" | head -n 4 | sed 's/^/#   /'
+		[ "$(grep -c 'FAIL rail 1: rbguest1 rxe1 -> rbguest2 rxe1: active MTU 1024 (src rxe1) vs 4096 (dst rxe1)' "$RB_CASE_DIR/job.err")" = 2 ] &&
+		[ "$(grep -c 'FAIL rail 1: rbguest2 rxe1 -> rbguest1 rxe1: active MTU 4096 (src rxe1) vs 1024 (dst rxe1)' "$RB_CASE_DIR/job.err")" = 2 ] &&
+		[ "$(grep -c 'FAIL' "$RB_CASE_DIR/job.err")" = 4 ] &&
+		grep -q 'rail 1: rbguest2 rxe1 is the odd end (2 of 3 ends agree): active MTU 4096 (the others 1024)' "$RB_CASE_DIR/job.err" &&
+		rb_check "$f" 'status == "complete"' 'meta["ranks"] == 3' \
+			'expect(meta["odd_ends"] == "rail 1 rbguest2 rxe1: active MTU 4096 (the others 1024)", "odd_ends: %s" % meta["odd_ends"])' \
+			'expect(sorted((x["rail"], x["src_rank"], x["dst_rank"], x["verdict"]) for x in rows) == sorted([(0, s, d, "pass") for s, d in ((0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1))] + [(1, 0, 1, "pass"), (1, 1, 0, "pass")] + [(1, s, d, "fail") for s, d in ((0, 2), (1, 2), (2, 0), (2, 1))]), "verdicts: %s" % [(x["rail"], x["src_rank"], x["dst_rank"], x["verdict"]) for x in rows])' \
+			'all("active MTU" in x["reason"] for x in rows if x["verdict"] == "fail")'
+	tap_ok $? "rb_mesh check, 3 ranks (2 in guest A), guest B's eth1 at MTU 9000 (rxe1: $mtu1): exit $rc, rail 1's 4 links to B named failing, B's rxe1 named the odd end, the rest pass"
+	grep 'FAIL\|odd end' "$RB_CASE_DIR/job.err" | head -n 5 | sed 's/^/#   /'
 }
 
 . "$top_srcdir/tests/integration/lib/two-need.sh"
