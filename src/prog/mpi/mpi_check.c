@@ -143,27 +143,52 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(a, b);
 }
 
-/* This rank's rails: --rails' names, else every device, sorted by name. */
-static void rails_mine(const struct mpi_check_opt *c)
+/* --rails' names, in their order. */
+static void rails_given(const char *rails)
 {
 	char list[CHECK_MAX_RAILS * CHECK_DEV_LEN], *save = NULL;
+
+	snprintf(list, sizeof(list), "%s", rails);
+	for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (ck.ndev == CHECK_MAX_RAILS) {
+			log_warn("--rails: more than %d devices; the rest are not checked", CHECK_MAX_RAILS);
+			break;
+		}
+		snprintf(ck.dev[ck.ndev++], CHECK_DEV_LEN, "%s", t);
+	}
+}
+
+/* Every device of this host, sorted by name. */
+static void rails_all(void)
+{
+	char (*names)[CHECK_DEV_LEN];
 	struct ibv_device **devs;
 	int n = 0;
 
-	ck.ndev = 0;
-	if (c->rails) {
-		snprintf(list, sizeof(list), "%s", c->rails);
-		for (char *t = strtok_r(list, ",", &save); t && ck.ndev < CHECK_MAX_RAILS;
-		     t = strtok_r(NULL, ",", &save))
-			snprintf(ck.dev[ck.ndev++], CHECK_DEV_LEN, "%s", t);
-		return;
-	}
 	devs = device_list(&n, "rb_mpi --check");
-	for (int i = 0; devs && i < n && ck.ndev < CHECK_MAX_RAILS; i++)
-		snprintf(ck.dev[ck.ndev++], CHECK_DEV_LEN, "%s", ibv_get_device_name(devs[i]));
+	names = devs && n > 0 ? calloc((size_t)n, CHECK_DEV_LEN) : NULL;
+	for (int i = 0; names && i < n; i++)
+		snprintf(names[i], CHECK_DEV_LEN, "%s", ibv_get_device_name(devs[i]));
+	if (names)
+		qsort(names, (size_t)n, CHECK_DEV_LEN, cmp_name);
+	if (n > CHECK_MAX_RAILS)
+		log_warn("%d RDMA devices: the check takes the first %d by name (--rails names others)",
+			 n, CHECK_MAX_RAILS);
+	for (int i = 0; names && i < n && ck.ndev < CHECK_MAX_RAILS; i++)
+		memcpy(ck.dev[ck.ndev++], names[i], CHECK_DEV_LEN);
+	free(names);
 	if (devs)
 		ibv_free_device_list(devs);
-	qsort(ck.dev, (size_t)ck.ndev, CHECK_DEV_LEN, cmp_name);
+}
+
+/* This rank's rails: --rails' names, else every device, sorted by name. */
+static void rails_mine(const struct mpi_check_opt *c)
+{
+	ck.ndev = 0;
+	if (c->rails)
+		rails_given(c->rails);
+	else
+		rails_all();
 }
 
 /* Rail k's end on this rank: its device opened as the benchmarks open it. */

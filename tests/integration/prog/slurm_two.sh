@@ -51,7 +51,9 @@ two_check() {
 	local f mtu0 mtu1 rc
 	f=$(rb_file check.json)
 	mtu0=$(two_active_mtu "$RB_DEV") mtu1=$(two_active_mtu "$RB_DEV1")
-	two_check_run "mesh check" check.json "--max-p99 1000000 --min-bw 1MiB/s" &&
+	# thresholds a loaded CI guest still meets (0.7 MiB/s and a p99 of 29 ms
+	# seen there); a figure past its threshold is test_verdict's
+	two_check_run "mesh check" check.json "--max-p99 1000000 --min-bw 64KiB/s" &&
 		cp "$RB_SLURM_SHARED/check.json" "$f" &&
 		rb_check "$f" 'status == "complete"' 'meta["test"] == "rb_mesh check"' 'meta["rails"] == 2' \
 			'expect(sorted((x["rail"], x["src_host"], x["dst_host"], x["src_dev"], x["dst_dev"]) for x in rows) == [(0, "rbguest1", "rbguest2", "rxe0", "rxe0"), (0, "rbguest2", "rbguest1", "rxe0", "rxe0"), (1, "rbguest1", "rbguest2", "rxe1", "rxe1"), (1, "rbguest2", "rbguest1", "rxe1", "rxe1")], "links: %s" % [(x["rail"], x["src_host"], x["dst_host"]) for x in rows])' \
