@@ -7,16 +7,14 @@
 #include <string.h>
 
 #include "bench/registry.h"
-#include "config.h"
 #include "driver/run.h"
-#include "lib/commit.h"
 #include "lib/log.h"
-#include "lib/output.h"
-#include "lib/units.h"
+#include "prog/mpi/mpi_checkdoc.h"
 #include "prog/mpi/mpi_job.h"
+#include "prog/mpi/mpi_load.h"
 #include "prog/mpi/mpi_plan.h"
+#include "prog/mpi/mpi_report.h"
 #include "prog/mpi/mpi_steps.h"
-#include "report/report.h"
 #include "verbs/device.h"
 
 /* What one link measured on the rail being run (rank 0). */
@@ -33,38 +31,30 @@ static struct {
 	int col_p50, col_p99, col_bw;
 	struct check_end *ends;     /* rank 0: nranks x nrails */
 	struct link_fig *fig;       /* rank 0: nranks x nranks */
-	struct check_thr thr;
-	struct out *out;
-	FILE *file;
+	struct check_thr thr;       /* rank 0 */
 	int links, failed;
 } ck;
 
 /* ---- options ---- */
 
-static int usage_error(const char *opt, const char *val, const char *hint)
-{
-	log_err("%s %s: %s", opt, val, hint);
-	return -EINVAL;
-}
-
 /* The benchmark words must mean one size each, and the same to both. */
 static int check_words(const struct mpi_job *job)
 {
 	if (job->bench_given)
-		return usage_error("--bench", job->bench_arg,
+		return mpi_usage_error("--bench", job->bench_arg,
 				   "is not taken with --check: it runs " CHECK_LAT_BENCH " and " CHECK_BW_BENCH);
 	if (job->pattern != SCHED_ROUNDS)
-		return usage_error("--pattern/--sequential", "", "are not taken with --check: it runs pairs in rounds");
+		return mpi_usage_error("--pattern/--sequential", "", "are not taken with --check: it runs pairs in rounds");
 	if (job->load.bench)
-		return usage_error("--background", "", "is not taken with --check");
+		return mpi_usage_error("--background", "", "is not taken with --check");
 	if (job->opt.ib_dev)
-		return usage_error("-d/--ib-dev", job->opt.ib_dev, "is not taken with --check: the rails choose the devices (--rails)");
+		return mpi_usage_error("-d/--ib-dev", job->opt.ib_dev, "is not taken with --check: the rails choose the devices (--rails)");
 	if (job->opt.all)
-		return usage_error("-a/--all", "", "is not taken with --check: one size per benchmark (-s)");
+		return mpi_usage_error("-a/--all", "", "is not taken with --check: one size per benchmark (-s)");
 	if (job->chk.gid_type && check_gid_type_parse(job->chk.gid_type) < 0)
-		return usage_error("--check-gid-type", job->chk.gid_type, "is not v1, v2 or IB");
+		return mpi_usage_error("--check-gid-type", job->chk.gid_type, "is not v1, v2 or IB");
 	if (job->chk.mtu && device_mtu_enum((int)job->chk.mtu) == 0)
-		return usage_error("--check-mtu", "", "is not 256, 512, 1024, 2048 or 4096");
+		return mpi_usage_error("--check-mtu", "", "is not 256, 512, 1024, 2048 or 4096");
 	return 0;
 }
 
@@ -76,64 +66,6 @@ int mpi_check_parse(struct mpi_job *job, int nrest, char **rest)
 	if (!rc && options_parse(nrest, rest, lat, &job->chk.lat_opt))
 		rc = -EINVAL;
 	return rc;
-}
-
-/* ---- the thresholds (rank 0) ---- */
-
-static int thr_line(struct check_thr *t, const char *key, const char *val, const char *where)
-{
-	double x;
-
-	if (!strcmp(key, "min-bw") && !units_parse_rate(val, 1, 1e15, &x))
-		t->min_bw_mibps = x / (1 << 20);
-	else if (!strcmp(key, "max-p99") && !units_parse_double(val, 0, 1e9, &x))
-		t->max_p99_us = x;
-	else if (!strcmp(key, "mtu") && !units_parse_double(val, 256, 4096, &x) && device_mtu_enum((int)x))
-		t->mtu = (int)x;
-	else if (!strcmp(key, "gid-type") && check_gid_type_parse(val) > 0)
-		t->gid_type = check_gid_type_parse(val);
-	else
-		return usage_error(where, key, "is not min-bw RATE, max-p99 US, mtu BYTES or gid-type v1|v2|IB with a valid value");
-	return 0;
-}
-
-static int thr_file(struct check_thr *t, const char *path)
-{
-	char line[256], key[64], val[128], where[300];
-	FILE *f = fopen(path, "r");
-	int n = 0, err = 0;
-
-	if (!f) {
-		log_err("--check-thresholds %s: %s (each rank 0 host needs the file)", path, strerror(errno));
-		return -EINVAL;
-	}
-	while (!err && fgets(line, sizeof(line), f)) {
-		n++;
-		line[strcspn(line, "#\n")] = '\0';
-		if (sscanf(line, "%63s %127s", key, val) < 1)
-			continue;
-		snprintf(where, sizeof(where), "%s line %d:", path, n);
-		err = sscanf(line, "%63s %127s", key, val) == 2 ? thr_line(t, key, val, where) :
-		      usage_error(where, key, "has no value");
-	}
-	fclose(f);
-	return err;
-}
-
-/* The file first, then the options given on the command line. */
-static int thr_load(const struct mpi_check_opt *c, struct check_thr *t)
-{
-	int err = c->thr_file ? thr_file(t, c->thr_file) : 0;
-
-	if (c->min_bw_bps > 0)
-		t->min_bw_mibps = c->min_bw_bps / (1 << 20);
-	if (c->max_p99_us > 0)
-		t->max_p99_us = c->max_p99_us;
-	if (c->mtu > 0)
-		t->mtu = (int)c->mtu;
-	if (c->gid_type)
-		t->gid_type = check_gid_type_parse(c->gid_type);
-	return err;
 }
 
 /* ---- the rails and their ends ---- */
@@ -237,8 +169,8 @@ static int ends_gather(struct mpi_job *job)
 /* ---- rank 0's document ---- */
 
 /* Rail k's ends that differ from the rest (mpi_verdict.h), each appended
- * to buf ("HOST DEV: WHY; ") and, with say, logged; how many. */
-static int rail_odd(const struct mpi_job *job, int k, char *buf, size_t len, bool say)
+ * to buf ("rail K HOST DEV: WHY; ") and logged; how many. */
+static int rail_odd(const struct mpi_job *job, int k, char *buf, size_t len)
 {
 	struct check_end *e = calloc((size_t)job->nranks, sizeof(*e)), common;
 	bool *odd = calloc((size_t)job->nranks, sizeof(*odd));
@@ -255,8 +187,7 @@ static int rail_odd(const struct mpi_job *job, int k, char *buf, size_t len, boo
 		check_odd_why(&e[r], &common, why, sizeof(why));
 		snprintf(buf + strlen(buf), len - strlen(buf), "%srail %d %s %s: %s", *buf ? "; " : "", k,
 			 job->hosts[r], e[r].dev, why);
-		if (say)
-			log_err("rail %d: %s %s is the odd end (%d of %d ends agree): %s", k, job->hosts[r],
+		log_err("rail %d: %s %s is the odd end (%d of %d ends agree): %s", k, job->hosts[r],
 				e[r].dev, job->nranks - n, job->nranks, why);
 	}
 	free(e);
@@ -264,113 +195,27 @@ static int rail_odd(const struct mpi_job *job, int k, char *buf, size_t len, boo
 	return n;
 }
 
-/* Every rail's odd ends: the document's metadata, or (say) stderr. */
-static void odd_all(const struct mpi_job *job, char *buf, size_t len, bool say)
+/* Every rail's odd ends, said on stderr and into buf (the document's
+ * metadata) once, before the rails run. */
+static void odd_all(const struct mpi_job *job, char *buf, size_t len)
 {
 	buf[0] = '\0';
 	for (int k = 0; k < ck.nrails; k++)
-		rail_odd(job, k, buf, len, say);
+		rail_odd(job, k, buf, len);
 	if (!*buf)
 		snprintf(buf, len, "none (every rail's ends alike, or no majority among them)");
 }
 
-static const struct out_col check_cols[] = {
-	{ "rail", "rail", OUT_U64, 0 },
-	{ "src_host", "src host", OUT_STR, 0 },
-	{ "dst_host", "dst host", OUT_STR, 0 },
-	{ "src_rank", "src", OUT_U64, 0 },
-	{ "dst_rank", "dst", OUT_U64, 0 },
-	{ "src_dev", "src dev", OUT_STR, 0 },
-	{ "dst_dev", "dst dev", OUT_STR, 0 },
-	{ "mtu_bytes", "MTU", OUT_U64, 0 },
-	{ "gid_type", "GID type", OUT_STR, 0 },
-	{ "lat_p50_us", "t_typical[usec]", OUT_DOUBLE, 2 },
-	{ "lat_p99_us", "99%[usec]", OUT_DOUBLE, 2 },
-	{ "bw_avg_mibps", "BW average[MiB/sec]", OUT_DOUBLE, 2 },
-	{ "verdict", "verdict", OUT_STR, 0 },
-	{ "reason", "reason", OUT_STR, 0 },
-};
-#define N_CHECK_COLS ((int)(sizeof(check_cols) / sizeof(check_cols[0])))
-
-static void meta_thr(void)
-{
-	char bw[32] = "none", p99[32] = "none", mtu[32] = "the ends alike", buf[200];
-
-	if (ck.thr.min_bw_mibps > 0)
-		snprintf(bw, sizeof(bw), "%.2f MiB/s", ck.thr.min_bw_mibps);
-	if (ck.thr.max_p99_us > 0)
-		snprintf(p99, sizeof(p99), "%.2f us", ck.thr.max_p99_us);
-	if (ck.thr.mtu)
-		snprintf(mtu, sizeof(mtu), "%d", ck.thr.mtu);
-	snprintf(buf, sizeof(buf), "min-bw %s, max-p99 %s, MTU %s, GID type %s", bw, p99, mtu,
-		 ck.thr.gid_type ? gid_type_name((enum gid_type)(ck.thr.gid_type - 1)) : "the ends alike");
-	out_meta_str(ck.out, "thresholds", "Thresholds", buf);
-}
-
-static void meta_bench(const char *key, const char *label, const struct rb_options *o)
-{
-	char buf[120];
-
-	if (o->duration_s > 0)
-		snprintf(buf, sizeof(buf), "%llu bytes, %.3f s", (unsigned long long)o->size, o->duration_s);
-	else
-		snprintf(buf, sizeof(buf), "%llu bytes, %llu iterations", (unsigned long long)o->size,
-			 (unsigned long long)o->iters);
-	out_meta_str(ck.out, key, label, buf);
-}
-
+/* Rank 0's document, its metadata with the odd ends. */
 static int doc_open(const struct mpi_job *job)
 {
-	const struct rb_options *o = &job->opt;
 	char odd[2048];
 
-	ck.file = stdout;
-	if (o->out_file && !(ck.file = fopen(o->out_file, "w"))) {
-		log_err("cannot write the results file %s: %s", o->out_file, strerror(errno));
-		return -errno;
-	}
-	if (!(ck.out = out_open(o->format, ck.file)))
-		return -ENOMEM;
-	if (o->format == OUT_CSV && report_sidecar(ck.out, o->out_file))
-		return -EIO;
-	out_meta_str(ck.out, "tool", "Tool", "rdmabench");
-	out_meta_str(ck.out, "version", "Version", PACKAGE_VERSION);
-	out_meta_str(ck.out, "commit", "Commit", rb_commit());
-	out_meta_str(ck.out, "test", "Test", "rb_mesh check");
-	out_meta_u64(ck.out, "ranks", "Ranks", (uint64_t)job->nranks);
-	out_meta_u64(ck.out, "rails", "Rails", (uint64_t)ck.nrails);
-	out_meta_str(ck.out, "rail_devices", "Rail devices", job->chk.rails ? job->chk.rails : "each host's devices, sorted by name");
-	meta_bench("latency_test", "Latency: " CHECK_LAT_BENCH, &job->chk.lat_opt);
-	meta_bench("bandwidth_test", "Bandwidth: " CHECK_BW_BENCH, o);
-	out_meta_str(ck.out, "schedule", "Schedule", "rounds (disjoint links at once), rail after rail, write_lat then write_bw");
-	meta_thr();
-	odd_all(job, odd, sizeof(odd), false);
-	out_meta_str(ck.out, "odd_ends", "Odd ends (unlike their rail's majority)", odd);
-	report_meta_time(ck.out);
-	out_meta_str(ck.out, "command_line", "Command", job->cmdline);
-	out_begin(ck.out, "rb_mesh check: every rail, link by link", check_cols, N_CHECK_COLS);
-	return 0;
-}
-
-static void doc_close(const char *error)
-{
-	if (!ck.out)
-		return;
-	out_end(ck.out, error ? "failed" : rb_stop ? "partial" : "complete", error);
-	ck.out = NULL;
-	if (ck.file != stdout)
-		fclose(ck.file);
+	odd_all(job, odd, sizeof(odd));
+	return checkdoc_open(job, &ck.thr, ck.nrails, odd);
 }
 
 /* ---- the links' records (rank 0) ---- */
-
-static int col_of(const struct mpi_job *job, const char *key)
-{
-	for (int i = 0; i < job->cols.nall; i++)
-		if (!strcmp(job->cols.all[i].key, key))
-			return i;
-	return -1;
-}
 
 static double rec_double(const uint64_t *rec, int col)
 {
@@ -422,7 +267,7 @@ static void link_row(const struct mpi_job *job, int k, int s, int d)
 	struct check_link l = { f->lat, f->bw, f->p50, f->p99, f->mibps };
 	char why[512];
 	bool pass = check_verdict(&ck.thr, es, ed, &l, why, sizeof(why));
-	union out_val v[N_CHECK_COLS];
+	union out_val v[CHECKDOC_COLS];
 
 	v[0].u = (uint64_t)k;
 	v[1].s = job->hosts[s];
@@ -438,7 +283,7 @@ static void link_row(const struct mpi_job *job, int k, int s, int d)
 	v[11].d = f->bw.ok ? f->mibps : NAN;
 	v[12].s = pass ? "pass" : "fail";
 	v[13].s = why;
-	out_row(ck.out, v);
+	checkdoc_row(v);
 	ck.links++;
 	if (!pass) {
 		ck.failed++;
@@ -479,9 +324,9 @@ static int rail_pass(struct mpi_job *job, int k, bool lat, const struct rb_optio
 	report_define(&job->cols, &cols_of);
 	ck.rail = k;
 	ck.lat_pass = lat;
-	ck.col_p50 = col_of(job, "lat_p50_us");
-	ck.col_p99 = col_of(job, "lat_p99_us");
-	ck.col_bw = col_of(job, "bw_avg_mibps");
+	ck.col_p50 = mpi_report_col(job, "lat_p50_us");
+	ck.col_p99 = mpi_report_col(job, "lat_p99_us");
+	ck.col_bw = mpi_report_col(job, "bw_avg_mibps");
 	if (job->rank == 0)
 		log_info("rail %d: %s", k, lat ? CHECK_LAT_BENCH : CHECK_BW_BENCH);
 	return mpi_steps_run(job);
@@ -515,7 +360,7 @@ static int check_setup(struct mpi_job *job)
 		return -ENODEV;
 	}
 	if (job->rank == 0) {
-		err = thr_load(&job->chk, &ck.thr);
+		err = checkdoc_thresholds(&job->chk, &ck.thr);
 		if (!err && !(ck.fig = calloc((size_t)job->nranks * (size_t)job->nranks, sizeof(*ck.fig))))
 			err = -ENOMEM;
 		if (!err)
@@ -533,20 +378,17 @@ int mpi_check_run(struct mpi_job *job)
 {
 	int err = check_setup(job);
 
+	job->take_rows = mpi_check_take;
 	if (!err && job->rank == 0)
 		err = doc_open(job);
 	MPI_Bcast(&err, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	if (!err)
 		err = rails_run(job);
 	if (job->rank == 0) {
-		doc_close(err && err != -EINTR ? "see the messages on stderr" : NULL);
-		if (!err) {
-			char odd[2048];
-
-			odd_all(job, odd, sizeof(odd), true);
+		checkdoc_close(err && err != -EINTR ? "see the messages on stderr" : NULL);
+		if (!err)
 			log_info("%d links on %d rails: %d pass, %d fail", ck.links, ck.nrails,
 				 ck.links - ck.failed, ck.failed);
-		}
 	}
 	if (!err)
 		MPI_Bcast(&ck.failed, 1, MPI_INT, 0, MPI_COMM_WORLD);

@@ -40,7 +40,7 @@ int mpi_check_parse(struct mpi_job *job, int nrest, char **rest);
 /* The check on every rank (hosts known); 0, with job->chk.failed set, or
  * -errno when the job itself failed. */
 int mpi_check_run(struct mpi_job *job);
-/* rb_mpi's report hands every link record here in a check. */
+/* job->take_rows in a check: every link record, into the rail's table. */
 void mpi_check_take(struct mpi_job *job, const uint64_t *recs, int n);
 
 #endif

@@ -9,6 +9,7 @@
  *   mpi_steps.c     one round's sessions, the end-of-round gather
  *   mpi_load.c      latency under load: its options, the background's start and stop
  *   mpi_check.c     --check (rb_mesh check): every rail, a verdict per link
+ *   mpi_checkdoc.c  --check's thresholds and document (rank 0)
  *   mpi_verdict.c   a link's verdict (pure logic)
  *   mpi_report.c    rank 0's document and the outlier list
  *   mpi_plan.c      --plan: the schedule's figures, no traffic
@@ -75,6 +76,8 @@ struct mpi_job {
 	struct sched sched;
 	struct report cols;         /* the benchmark's columns (report_define) */
 	struct mpi_rows step_rows;  /* what this rank measured in the current round */
+	/* rank 0: where the links' records go (the report's rows, or --check's table) */
+	void (*take_rows)(struct mpi_job *job, const uint64_t *recs, int n);
 };
 
 #define MPI_REC_LEN(job) (REC_COLS + (job)->cols.nall)

@@ -448,6 +448,7 @@ static int job_run(struct mpi_job *job)
 	cols_of.bench = job->bench;
 	cols_of.opt = &job->opt;
 	report_define(&job->cols, &cols_of);
+	job->take_rows = mpi_report_rows;
 	if (!err && job->rank == 0)
 		err = mpi_report_open(job);
 	if (!err)

@@ -56,7 +56,7 @@ static struct {
 	size_t nsum, capsum;
 } doc;
 
-static int col_index(const struct mpi_job *job, const char *key)
+int mpi_report_col(const struct mpi_job *job, const char *key)
 {
 	for (int i = 0; i < job->cols.nall; i++)
 		if (!strcmp(job->cols.all[i].key, key))
@@ -124,21 +124,38 @@ static void meta_job(const struct mpi_job *job)
 	out_meta_str(doc.out, "command_line", "Command", job->cmdline);
 }
 
-int mpi_report_open(struct mpi_job *job)
+int mpi_doc_open(const struct rb_options *o, FILE **file, struct out **out)
 {
-	const struct rb_options *o = &job->opt;
-	bool lat = job->bench->metric == METRIC_LAT;
-
-	doc.file = stdout;
-	if (o->out_file && !(doc.file = fopen(o->out_file, "w"))) {
+	*file = stdout;
+	if (o->out_file && !(*file = fopen(o->out_file, "w"))) {
 		log_err("cannot write the results file %s: %s", o->out_file, strerror(errno));
 		return -errno;
 	}
-	doc.out = out_open(o->format, doc.file);
-	if (!doc.out)
+	*out = out_open(o->format, *file);
+	if (!*out)
 		return -ENOMEM;
-	if (o->format == OUT_CSV && report_sidecar(doc.out, o->out_file))
+	if (o->format == OUT_CSV && report_sidecar(*out, o->out_file))
 		return -EIO;
+	return 0;
+}
+
+void mpi_doc_end(struct out **out, FILE *file, const char *error)
+{
+	if (!*out)
+		return;
+	out_end(*out, error ? "failed" : rb_stop ? "partial" : "complete", error);
+	*out = NULL;
+	if (file != stdout)
+		fclose(file);
+}
+
+int mpi_report_open(struct mpi_job *job)
+{
+	bool lat = job->bench->metric == METRIC_LAT;
+	int err = mpi_doc_open(&job->opt, &doc.file, &doc.out);
+
+	if (err)
+		return err;
 	doc.ntail = job->group ? N_TAIL_COLS : N_TAIL_COLS - 2;
 	doc.nload = job->pattern == SCHED_LOAD ? N_LOAD_COLS : 0;
 	memcpy(doc.cols, link_cols, sizeof(link_cols));
@@ -147,7 +164,7 @@ int mpi_report_open(struct mpi_job *job)
 	doc.ncols = N_LINK_COLS + job->cols.ncols + doc.ntail;
 	memcpy(doc.cols + doc.ncols, load_cols, (size_t)doc.nload * sizeof(doc.cols[0]));
 	doc.ncols += doc.nload;
-	doc.metric = col_index(job, lat ? "lat_p50_us" : "bw_avg_mibps");
+	doc.metric = mpi_report_col(job, lat ? "lat_p50_us" : "bw_avg_mibps");
 	meta_job(job);
 	out_begin(doc.out, job->bench->title, doc.cols, doc.ncols);
 	return 0;
@@ -223,10 +240,6 @@ void mpi_report_rows(struct mpi_job *job, const uint64_t *recs, int n)
 {
 	int len = MPI_REC_LEN(job);
 
-	if (job->chk.on) {
-		mpi_check_take(job, recs, n);
-		return;
-	}
 
 	for (int i = 0; i < n && doc.out; i++) {
 		const uint64_t *rec = recs + (size_t)i * (size_t)len;
@@ -248,7 +261,7 @@ static void unmeasured_one(struct mpi_job *job, const struct sched_link *l, int 
 	memset(rec, 0, (size_t)MPI_REC_LEN(job) * sizeof(*rec));
 	mpi_rec_head(rec, l->src, l->dst, r, LINK_UNMEASURED, "the job ended before this link ran");
 	rec[REC_COLS] = job->opt.all ? 0 : job->opt.size;
-	mpi_report_rows(job, rec, 1);
+	job->take_rows(job, rec, 1);
 }
 
 void mpi_report_unmeasured(struct mpi_job *job, int r, const bool *got)
@@ -282,10 +295,7 @@ void mpi_report_close(struct mpi_job *job, const char *error)
 	(void)job;
 	if (!doc.out)
 		return;
-	out_end(doc.out, error ? "failed" : rb_stop ? "partial" : "complete", error);
-	doc.out = NULL;
-	if (doc.file != stdout)
-		fclose(doc.file);
+	mpi_doc_end(&doc.out, doc.file, error);
 	free(doc.sum);
 	doc.sum = NULL;
 }

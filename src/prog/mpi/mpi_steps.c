@@ -293,7 +293,7 @@ static int rows_recv_one(struct mpi_job *job, int from, uint64_t deadline)
 	if (!v)
 		return -ENOMEM;
 	MPI_Recv(v, count, MPI_UINT64_T, from, TAG_ROWS, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-	mpi_report_rows(job, v, count / MPI_REC_LEN(job));
+	job->take_rows(job, v, count / MPI_REC_LEN(job));
 	free(v);
 	return 0;
 }
@@ -305,7 +305,7 @@ static int rows_gather(struct mpi_job *job, bool *got)
 	MPI_Request *reqs;
 	int err = 0;
 
-	mpi_report_rows(job, job->step_rows.v, job->step_rows.n / MPI_REC_LEN(job));
+	job->take_rows(job, job->step_rows.v, job->step_rows.n / MPI_REC_LEN(job));
 	got[0] = true;
 	for (int r = 1; r < job->nranks && !err; r++)
 		got[r] = !(err = rows_recv_one(job, r, deadline));
