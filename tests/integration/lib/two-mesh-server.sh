@@ -2,7 +2,9 @@
 # Guest A of tests/rxe-two.sh for prog/mesh_two.sh: the agents a1 and a2
 # (rb_mesh watch, tests/integration/lib/two-mesh-pinglist.sh), /metrics on
 # 0.0.0.0:19611 and :19612 for guest B's Prometheus, JSON lines in the
-# shared folder, until guest B writes DIR/done (or 600 s).
+# shared folder, until guest B writes DIR/done (or 600 s); meanwhile it
+# answers guest B's questions for its clock (DIR/clock.ask: N) with
+# DIR/clock.a (N and this guest's time: mesh/two.py's clock_skew).
 # two-mesh-server.sh DIR BIN
 dir=$1 bin=$2
 here=$(cd "$(dirname "$0")" && pwd)
@@ -15,9 +17,13 @@ for h in a1:19611 a2:19612; do
 	pids+=($!)
 done
 nap=$(mktemp -u /tmp/mesh-nap.XXXXXX) && mkfifo "$nap" && exec 3<>"$nap"   # a wait with no process
-for ((i = 0; i < 3000; i++)); do
+for ((i = 0; i < 12000; i++)); do
 	[ -e "$dir/done" ] && break
-	read -r -t 0.2 -u 3 _ || true
+	if [ -e "$dir/clock.ask" ] && read -r n <"$dir/clock.ask"; then
+		rm -f "$dir/clock.ask"    # first: the next question comes after this answer
+		echo "$n $EPOCHREALTIME" >"$dir/clock.tmp" && mv -f "$dir/clock.tmp" "$dir/clock.a"
+	fi
+	read -r -t 0.05 -u 3 _ || true
 done
 rm -f "$nap"
 kill -TERM "${pids[@]}" 2>/dev/null

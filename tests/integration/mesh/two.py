@@ -13,8 +13,12 @@ three windows, then removed and the links seen good again:
     --max-p99, 800 ms: answered late or, past --timeout, lost);
   - NIC down: eth1 down (rxe1's port with it);
   - CPU load: two busy loops in guest B (its one vCPU).
+Guest A's clock is not guest B's (each takes the host's at boot and the
+two drift apart on a loaded host): it is measured through SHARED
+(clock_skew) and A's records are read on B's clock.
 Prints "ok: WHAT" / "not ok: WHAT" lines (CHECKS of them) and "# " notes."""
 
+import itertools
 import os
 import subprocess
 import sys
@@ -38,12 +42,71 @@ A_HOSTS = {'a1': 19611, 'a2': 19612}
 ARGS = ['--window', '2', '--timeout', '1800', '--rate-switch', '20', '--rate-cross', '20',
         '--max-p99', '800000', '--max-loss', '0.2']      # as lib/two-mesh-pinglist.sh's MESH_TWO_ARGS
 say, note, wait_for = mt.say, mt.note, mt.wait_for
+SKEW = {}                   # host -> its clock minus this guest's, seconds
+SHARED = None
+ASKED = itertools.count()
+
+
+def windows(host, since=0.0):
+    """host's windows ended after since, their times on this guest's clock."""
+    d = SKEW.get(host, 0.0)
+    rs = [dict(r, start_s=r['start_s'] - d, end_s=r['end_s'] - d) for r in mt.windows(host)]
+    return [r for r in rs if r['end_s'] > since]
+
+
+def alerts(host, since=0.0):
+    """host's alerts after since, their times on this guest's clock."""
+    d = SKEW.get(host, 0.0)
+    return [a for a in (dict(a, time=a['time'] - d) for a in mt.alerts(host)) if a['time'] > since]
+
+
+def answer(shared, n):
+    """Guest A's time in its answer to question n, or None."""
+    try:
+        with open(f'{shared}/clock.a') as f:
+            got = f.read().split()
+    except OSError:
+        return None
+    return float(got[1]) if len(got) == 2 and got[0] == str(n) else None
+
+
+def clock_skew(shared, tries=5):
+    """Guest A's clock minus this one's and the round trip it was measured
+    in (NTP's way: A's time against the middle of the question's round
+    trip, the shortest of tries), or (None, None) if A never answered."""
+    best = (None, None)
+    for _ in range(tries):
+        n = next(ASKED)       # never a stale answer's number
+        with open(f'{shared}/clock.tmp', 'w') as f:
+            f.write(f'{n}\n')
+        t0 = time.time()
+        os.rename(f'{shared}/clock.tmp', f'{shared}/clock.ask')
+        got = []
+        if wait_for(lambda: got.append(answer(shared, n)) or got[-1] is not None, 10, 0.02) is None:
+            continue
+        rtt = time.time() - t0
+        if best[1] is None or rtt < best[1]:
+            best = (got[-1] - (t0 + rtt / 2), rtt)
+    return best
+
+
+def sync(shared, when):
+    """Measures guest A's clock and reads a1's and a2's records on this
+    one's from now on; the words for a check line."""
+    skew, rtt = clock_skew(shared)
+    if skew is None:
+        note(f'{when}: guest A did not answer for its clock (SHARED/clock.ask): its records read as they are')
+        return "guest A's clock not measured"
+    for h in A_HOSTS:
+        SKEW[h] = skew
+    note(f"{when}: guest A's clock {skew:+.2f} s from this guest's (round trip {rtt:.2f} s)")
+    return f"guest A's clock {skew:+.1f} s, corrected"
 
 
 def cross(host, rail, since):
     """host's windows to the other guest's NICs of rail, after since."""
     other = 'b' if host.startswith('a') else 'a'
-    return [r for r in mt.windows(host, since) if r['rail'] == rail and r['peer_host'].startswith(other)]
+    return [r for r in windows(host, since) if r['rail'] == rail and r['peer_host'].startswith(other)]
 
 
 def bad(r):
@@ -61,7 +124,7 @@ def all_good(rail, since):
 
 
 def verdicts(host, since, kind, where):
-    return [a for a in mt.alerts(host, since) if a['kind'] == kind and a['where'] in where]
+    return [a for a in alerts(host, since) if a['kind'] == kind and a['where'] in where]
 
 
 SWITCH = {'r1': ('switch', {'r1A-r1B', 'r1B-r1A'}), 'r0': ('switch', {'r0A-r0B', 'r0B-r0A'})}
@@ -76,6 +139,7 @@ def fault(name, on, off, rail, expect, settle=2 * W):
     up to settle seconds from the injection for the verdicts), check
     each agent's verdict (expect: host -> (kind, wheres)) and that the
     other rail stayed good; remove, wait for good again."""
+    sync(SHARED, name)
     t0 = time.time()
     rc = sh(on)
     t_bad = wait_for(lambda: all_bad(rail, t0), LIMIT + 2)
@@ -111,16 +175,16 @@ def cpu_load():
     for p in busy:
         p.kill()
         p.wait()
-    rs = [r for h in list(A_HOSTS) + list(B_HOSTS) for r in mt.windows(h, t0) if r['start_s'] >= t0]
-    alerts = [a for h in list(A_HOSTS) + list(B_HOSTS) for a in mt.alerts(h, t0)]
+    rs = [r for h in list(A_HOSTS) + list(B_HOSTS) for r in windows(h, t0) if r['start_s'] >= t0]
+    said = [a for h in list(A_HOSTS) + list(B_HOSTS) for a in alerts(h, t0)]
     p99 = sorted(r['rtt_p99_us'] for r in rs if r['rtt_p99_us'] is not None)
     lost = sum(r['lost'] for r in rs)
     note(f'CPU load in guest B, {3 * W:.0f} s: {len(rs)} windows, {lost} probes lost, '
          f'p99 {p99[len(p99) // 2] if p99 else None} us median of windows, max {p99[-1] if p99 else None} us, '
-         f'{len(alerts)} alerts: {sorted({(a["kind"], a["where"]) for a in alerts})}')
+         f'{len(said)} alerts: {sorted({(a["kind"], a["where"]) for a in said})}')
     alive = [h for h, p in AGENTS.items() if p.poll() is None]
     say(len(alive) == 2 and len(rs) > 0, f'CPU load in guest B: its agents kept probing ({len(rs)} windows, '
-        f'{lost} lost, {len(alerts)} alerts; measured, not judged)')
+        f'{lost} lost, {len(said)} alerts; measured, not judged)')
 
 
 AGENTS = {}
@@ -130,7 +194,7 @@ def diagnose(shared, case):
     """What each agent saw of each peer, and its stderr's tail: '# ' lines."""
     for h in list(A_HOSTS) + list(B_HOSTS):
         tot = {}
-        for r in mt.windows(h):
+        for r in windows(h):
             k = (r['local_nic'], r['peer_host'])
             t = tot.setdefault(k, [0, 0, 0, 0])
             for i, f in enumerate(('sent', 'answered', 'lost', 'restarted')):
@@ -146,7 +210,9 @@ def diagnose(shared, case):
 
 
 def main():
+    global SHARED
     bin_, shared, case, rules, peer = sys.argv[1:6]
+    SHARED = shared
     mt.setup([bin_, 'rxe0', '', '', shared, rules])
     mt.PROM_DIR = case
     prom = None
@@ -160,16 +226,18 @@ def main():
         targets = [f'{peer}:{p}' for p in A_HOSTS.values()] + [f'127.0.0.1:{p}' for p in B_HOSTS.values()]
         prom = mt.start_prometheus(targets)
         time.sleep(W + 1)
+        clock = sync(shared, 'idle')
         t0 = time.time()
         time.sleep(3 * W)
-        rs = [r for h in list(A_HOSTS) + list(B_HOSTS) for r in mt.windows(h, t0) if r['start_s'] >= t0]
+        rs = [r for h in list(A_HOSTS) + list(B_HOSTS) for r in windows(h, t0) if r['start_s'] >= t0]
         links = {(r['local_host'], r['local_nic'], r['peer_host']) for r in rs if r['answered']}
         # an alert at a window's end after t0 + W is of a window begun after t0
-        alerts = [a for h in list(A_HOSTS) + list(B_HOSTS) for a in mt.alerts(h, t0 + W + 0.5)]
+        said = [a for h in list(A_HOSTS) + list(B_HOSTS) for a in alerts(h, t0 + W + 0.5)]
         note(f'idle: {len(rs)} windows, {len(links)} links answered of 24, '
-             f'{sum(r["lost"] for r in rs)} lost, alerts {len(alerts)}')
-        say(ready is not None and len(links) == 24 and not alerts,
-            f'idle, 4 agents x 2 NICs in two guests: all 24 links answered, no alert ({len(alerts)})')
+             f'{sum(r["lost"] for r in rs)} lost, alerts {len(said)}')
+        say(ready is not None and len(links) == 24 and not said,
+            f'idle, 4 agents x 2 NICs in two guests: all 24 links answered ({len(links)}), '
+            f'no alert ({len(said)}); {clock}')
         up = mt.prom_query('up{job="rb_mesh"} == 1')
         say(len(up) == 4, f'Prometheus in guest B scrapes the four agents, two across the guests ({len(up)} up)')
         hosts = list(A_HOSTS) + list(B_HOSTS)
