@@ -4,7 +4,7 @@
 #   - every case file of tests/integration (bench/ feature/ robust/ prog/)
 #     declares known words and belongs to exactly one boot (a case each);
 #   - every boot of needs_boots is a test of Makefile.am's
-#     INTEGRATION_TESTS, hands run-all.sh its name (RB_BOOT) and no file
+#     INTEGRATION_TESTS (or NIGHTLY_TESTS), hands run-all.sh its name (RB_BOOT) and no file
 #     list of its own, and runs at least one file;
 #   - run-all.sh, on planted files in a copy (no device needed: none of
 #     them reaches one): a file with no need, an unknown word, two guests,
@@ -40,16 +40,16 @@ for f in "${FILES[@]}"; do
 done
 
 # ---- every boot: a test of the Makefile, given its name, with files ----
-mk=$(sed -n '/^INTEGRATION_TESTS *=/,/[^\\]$/p' "$top/Makefile.am")
+mk=$(sed -n -e '/^INTEGRATION_TESTS *=/,/[^\\]$/p' -e '/^NIGHTLY_TESTS *=/,/[^\\]$/p' "$top/Makefile.am")
 for b in "${boots[@]}"; do
 	t=$top/tests/$b.sh st=0 why=""
 	[ -f "$t" ] || { st=1; why="$why; no tests/$b.sh"; }
-	[[ $mk == *"tests/$b.sh"* ]] || { st=1; why="$why; not in Makefile.am's INTEGRATION_TESTS"; }
+	[[ $mk == *"tests/$b.sh"* ]] || { st=1; why="$why; not in Makefile.am's INTEGRATION_TESTS or NIGHTLY_TESTS"; }
 	grep -Eq "(RB_BOOT|RXE_BOOT)=\\\$?\{?(RXE_BOOT:-)?$b\b" "$t" 2>/dev/null ||
 		{ st=1; why="$why; does not set RB_BOOT=$b"; }
 	! grep -q 'RB_TESTS=' "$t" 2>/dev/null || { st=1; why="$why; names files itself (RB_TESTS=)"; }
 	((${per_boot[$b]:-0} > 0)) || { st=1; why="$why; no case file needs it"; }
-	ok "$st" "boot $b: tests/$b.sh in INTEGRATION_TESTS, RB_BOOT=$b, ${per_boot[$b]:-0} case files chosen by their needs$why"
+	ok "$st" "boot $b: tests/$b.sh in INTEGRATION_TESTS or NIGHTLY_TESTS, RB_BOOT=$b, ${per_boot[$b]:-0} case files chosen by their needs$why"
 done
 
 # ---- run-all.sh on planted files ----

@@ -42,6 +42,8 @@
 #     new-kernel   the newer guest kernel (rb-testbed --kernel 7.3, from
 #                  trixie-backports: rxe with on-demand paging, udmabuf),
 #                  netdev MTU 9000 (tests/rxe-kernel.sh)
+#     idle-hour    a boot that lasts an hour and more: the nightly run's
+#                  (tests/rxe-idle.sh, NIGHTLY_TESTS: .ci/run --full)
 #
 # The boots (needs_boots, in this order) each offer a set of words; a file
 # runs in the FIRST boot that offers every word it declares, and in no
@@ -49,7 +51,7 @@
 # word, or one no boot offers belongs to no boot: needs_check says why,
 # run-all.sh reports it as a failed case in the first boot (rxe), and the
 # host test tests/needs.sh fails.
-needs_words="one-guest two-guests two-nodes 4-cpus 8-cpus quiet lane first last mpi slurm valgrind delay-build tcpdump two-nics tick new-kernel"
+needs_words="one-guest two-guests two-nodes 4-cpus 8-cpus quiet lane first last mpi slurm valgrind delay-build tcpdump two-nics tick new-kernel idle-hour"
 needs_guests="one-guest two-guests two-nodes 4-cpus 8-cpus"
 # BOOT:WORDS; BOOT is tests/BOOT.sh
 needs_boots=(
@@ -61,6 +63,7 @@ needs_boots=(
 	"rxe-cpus:8-cpus tick"
 	"rxe-threads:4-cpus"
 	"rxe-kernel:one-guest new-kernel"
+	"rxe-idle:one-guest quiet idle-hour"
 )
 
 # needs_of FILE: FILE's declared words in NEEDS ("" when it declares none).
