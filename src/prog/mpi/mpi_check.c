@@ -387,8 +387,8 @@ int mpi_check_run(struct mpi_job *job)
 	if (job->rank == 0) {
 		checkdoc_close(err && err != -EINTR ? "see the messages on stderr" : NULL);
 		if (!err)
-			log_info("%d links on %d rails: %d pass, %d fail", ck.links, ck.nrails,
-				 ck.links - ck.failed, ck.failed);
+			log_info("%d links on %d rail%s: %d pass, %d fail", ck.links, ck.nrails,
+				 ck.nrails == 1 ? "" : "s", ck.links - ck.failed, ck.failed);
 	}
 	if (!err)
 		MPI_Bcast(&ck.failed, 1, MPI_INT, 0, MPI_COMM_WORLD);

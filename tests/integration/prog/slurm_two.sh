@@ -11,10 +11,13 @@
 # guest): every link passes, its MTU as ibv_devinfo reads it; then, three
 # ranks (two in A), with guest B's eth1 at MTU 9000 (rxe1's active MTU 4096
 # against A's 1024): rail 1's links to and from B fail by name, B's rxe1 is
-# named the rail's odd end, rail 0 and A's own rail-1 links pass, exit 1.
+# named the rail's odd end, rail 0 and A's own rail-1 links pass, exit 1;
+# last, rail 0 held to --gid-type v1, which no rxe GID is (sysfs says each
+# is RoCE v2): both links fail naming both ends' type, exit 1.
 
 two_cases=("srun -N2 pairs send_bw" "salloc -N2 mpirun pairs write_bw"
-	"srun -N2 rb_mesh check: two rails pass" "srun -N2 rb_mesh check: rail 1's MTU wrong")
+	"srun -N2 rb_mesh check: two rails pass" "srun -N2 rb_mesh check: rail 1's MTU wrong"
+	"srun -N2 rb_mesh check: rail 0's GID type not the one asked")
 two_mpi=${RB_SLURM_MPI:-pmix}
 
 # The cases below, skips included (tap_plan: lib.sh).
@@ -84,6 +87,32 @@ two_check() {
 			'all("active MTU" in x["reason"] for x in rows if x["verdict"] == "fail")'
 	tap_ok $? "rb_mesh check, 3 ranks (2 in guest A), guest B's eth1 at MTU 9000 (rxe1: $mtu1): exit $rc, rail 1's 4 links to B named failing, B's rxe1 named the odd end, the rest pass"
 	grep 'FAIL\|odd end' "$RB_CASE_DIR/job.err" | head -n 5 | sed 's/^/#   /'
+	two_check_gid
+}
+
+# the types of this guest's rxe0 GIDs, as the kernel lists them (sysfs, not
+# ours): "RoCE v2" alone on rxe
+two_gid_types() {
+	local d=/sys/class/infiniband/$RB_DEV/ports/1
+	for g in "$d"/gids/*; do
+		[ "$(cat "$g")" = 0000:0000:0000:0000:0000:0000:0000:0000 ] && continue
+		cat "$d/gid_attrs/types/${g##*/}" 2>/dev/null
+	done | sort -u | paste -sd,
+}
+
+two_check_gid() {
+	local f types rc want='GID type RoCE v2, not RoCE v1'
+	f=$(rb_file check-gid.json)
+	types=$(two_gid_types)
+	two_check_run "mesh check gid" check-gid.json "--rails $RB_DEV --gid-type v1"
+	rc=$(cat "$RB_CASE_DIR/job.rc")
+	[ "$rc" = 1 ] && [ "$types" = "RoCE v2" ] && cp "$RB_SLURM_SHARED/check-gid.json" "$f" &&
+		[ "$(grep -c "FAIL rail 0: .*src $RB_DEV: $want.*dst $RB_DEV: $want" "$RB_CASE_DIR/job.err")" = 2 ] &&
+		[ "$(grep -c 'FAIL' "$RB_CASE_DIR/job.err")" = 2 ] &&
+		rb_check "$f" 'status == "complete"' 'meta["rails"] == 1' 'len(rows) == 2' \
+			'expect(all(x["verdict"] == "fail" and x["reason"].count("'"$want"'") == 2 for x in rows), "rows: %s" % [(x["verdict"], x["reason"]) for x in rows])'
+	tap_ok $? "rb_mesh check --gid-type v1 on rail 0 ($RB_DEV's GIDs: $types, sysfs): exit $rc, both links fail naming both ends' type"
+	grep 'FAIL' "$RB_CASE_DIR/job.err" | head -n 2 | sed 's/^/#   /'
 }
 
 . "$top_srcdir/tests/integration/lib/two-need.sh"
