@@ -16,6 +16,7 @@ import watch as mt
 
 CHECKS = 6
 W = mt.WINDOW
+MAX_P99_US = int(mt.AGENT_ARGS[mt.AGENT_ARGS.index('--max-p99') + 1])
 GROWTH_KIB = 1024           # an agent's VmRSS may move this much after its first sixth
 
 
@@ -48,6 +49,10 @@ def check_windows(t0, secs):
            for l in mt.LINKS}
     n = {l: len(rs) for l, rs in per.items()}
     empty = sum(1 for rs in per.values() for r in rs if not r['answered'])
+    p99 = sorted(r['rtt_p99_us'] or 0 for rs in per.values() for r in rs)
+    over = sum(1 for v in p99 if v > MAX_P99_US)
+    mt.note(f'window p99s: median {p99[len(p99) // 2] / 1e3 if p99 else 0:.1f} ms, max {p99[-1] / 1e3 if p99 else 0:.1f} ms; '
+            f'{over} of {len(p99)} windows over --max-p99 {MAX_P99_US / 1e3:.0f} ms')
     sent = sum(r['sent'] for rs in per.values() for r in rs)
     lost = sum(r['lost'] for rs in per.values() for r in rs)
     mt.note(f'windows per link {min(n.values())}..{max(n.values())} of {want} expected; {sent} probes, '
