@@ -321,6 +321,7 @@ struct ivl {
 	uint64_t origin_ns;             /* the window's start */
 	struct histogram *hist;         /* latency: this interval's samples */
 	bool done;
+	bool cut;                       /* the last one, ended by the stop */
 };
 
 int ivl_init(struct ivl *iv, const struct rb_session *s);

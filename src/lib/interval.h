@@ -7,7 +7,8 @@
  *
  * A whole interval reached its boundary (the asked SECONDS, rounded up to
  * the loop's next look at the clock); a partial one was cut short by the
- * run's end (SIGINT, -D's end, the peer stopping).  The figures of the
+ * run's end (-D's end or the peer stopping before its boundary; SIGINT
+ * wherever its boundary, its messages in flight uncounted).  The figures of the
  * whole ones make the lowest, highest and CV.  A partial one is judged
  * against the floor only on what it can show: completions come in
  * batches (-Q messages on a QP), so one short interval may hold none on a

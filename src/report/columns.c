@@ -91,7 +91,7 @@ static const struct col_def ivl_cols[] = {
 	{ "t_start_s", "from[s]", OUT_DOUBLE, 3, SHOW_ALL },
 	{ "t_end_s", "to[s]", OUT_DOUBLE, 3, SHOW_ALL },
 	{ "interval_count", "#intervals", OUT_U64, 0, SHOW_MACHINE },
-	/* 1: cut short by the run's end before its boundary (empty: the total) */
+	/* 1: ended by SIGINT, or by the run's end before its boundary (empty: the total) */
 	{ "ivl_partial", "partial", OUT_DOUBLE, 0, SHOW_ALL },
 	/* bandwidth only */
 	{ "ivl_bw_min_mibps", "interval BW min[MiB/sec]", OUT_DOUBLE, 2, SHOW_MACHINE },

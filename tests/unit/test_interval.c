@@ -353,6 +353,50 @@ static void test_engine_bursty(void)
 	ok(runs > 100 && bad == 0, "looks 0.8 s apart, --interval=0.05, the last just short of a grid point, SIGINT just past it (%d runs): no whole interval under 0.025 s", runs);
 }
 
+/* The stop (SIGINT) seen `after` ns past the last close with no message
+ * since (a post of 1 MiB messages between: a loaded boot saw 0.06 s): the
+ * last interval is partial however far past its boundary, the stop flag
+ * set; the same end without the flag (a -D window's) is whole once past. */
+static int stopped_last_partial(uint64_t after, const volatile sig_atomic_t *flag)
+{
+	const uint64_t t[3] = { 1000000000u, 1800000000u, 2600000000u };
+	struct rb_session s;
+	struct rb_options o;
+	struct cut c;
+	struct ivl iv;
+	struct window win;
+
+	session_make(&s, &o, &c, 0.05, -1, 1);
+	s.stop = flag;
+	ivl_init(&iv, &s);
+	window_init_at(&win, &s, 0);
+	for (int i = 0; i < 3; i++) {
+		window_tick_at(&win, &s, t[i], (uint64_t)i + 1, 0);
+		ivl_tick(&iv, &s, &win, t[i], (uint64_t)i + 1, 0);
+	}
+	window_close_rx(&win, t[2] + after, 3, 0);
+	ivl_finish(&iv, &s, &win);
+	ivl_free(&iv);
+	return c.n >= 2 && tiles(&c, &win) && !c.partial[c.n - 2] ? c.partial[c.n - 1] : -1;
+}
+
+static void test_engine_stopped(void)
+{
+	static const volatile sig_atomic_t set = 1, clear = 0;
+	int bad_set = 0, bad_clear = 0, runs = 0;
+
+	for (uint64_t after = 1000000u; after < 300000000u; after += 3333333u) {
+		int want_clear = after < 50000000u; /* the next boundary: 2.65 s */
+
+		runs++;
+		bad_set += stopped_last_partial(after, &set) != 1;
+		if (after < 45000000u || after > 55000000u)
+			bad_clear += stopped_last_partial(after, &clear) != want_clear;
+	}
+	ok(runs > 80 && bad_set == 0, "the stop seen 0.001-0.3 s past the last close, no message since (%d runs): the last interval partial every time", runs);
+	ok(bad_clear == 0, "the same end without the stop flag: partial only short of its boundary");
+}
+
 int main(void)
 {
 	test_window_stalled();
@@ -364,5 +408,6 @@ int main(void)
 	test_engine_duration();
 	test_engine_sigint();
 	test_engine_bursty();
+	test_engine_stopped();
 	return tap_done();
 }

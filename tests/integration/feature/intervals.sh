@@ -154,33 +154,41 @@ fi
 tap_ok $? "--run_infinitely --interval=0.5: the peer stopped 2.5 s shows as >= 3 intervals under 20 % of the median, traffic resumes, SIGINT ends both with exit 0 and status complete"
 
 # ---- --run_infinitely stopped by SIGINT: the last interval is partial ----
-# The loop sees SIGINT after a completion, just after the interval that
-# completion closed, so the last interval is a ms or so with no completion
-# in it (1 MiB writes on rxe: a pass of the loop, 16 of them, takes ~0.3 s).
-# It is marked partial and, too short to show a rate under --min-bw
-# 1Kb/s, not judged: exit 0 every time.  Until 2026-12-03 it counted:
-# exit 1 in 6 runs of 6, "below --min-bw 1Kb/s: 0.353-0.355 s".  Four runs,
-# stopped at other moments after the first row, each in another format on stdout, each line
+# The loop sees SIGINT after a completion, mostly just after the interval
+# that completion closed, so the last interval is a ms or so with no
+# completion in it (1 MiB writes on rxe: a pass of the loop, 16 of them,
+# takes ~0.3 s).  It is marked partial and, too short to show a rate under
+# --min-bw 1Kb/s, not judged: exit 0 every time.  Until 2026-12-03 it counted:
+# exit 1 in 6 runs of 6, "below --min-bw 1Kb/s: 0.353-0.355 s".  On a
+# loaded host the stop may come a post of 16 MiB after the close, past
+# the next boundary (1 run of 6 beside 3 busy loops): the interval the
+# stop ended is partial wherever its boundary (test_interval: the stopped
+# cases), and ends the window where the total does.  Four runs,
+# stopped at other moments after the third row, each in another format on stdout, each line
 # stamped as it came out with the shell's clock, not the program's: the
 # rows' widths (t_end_s - t_start_s) are what the stamps show, whole rows
 # are as wide as the passes make them (stderr says so when over twice the
-# asked 0.05 s), and only the last row is partial.
+# asked 0.05 s), and only the last row is partial.  After the third row,
+# not the first: on a loaded host a pass took up to 1.05 s (2 busy loops
+# beside the boot, 10 runs), and CI's run on 5f5abcc failed this case
+# once, stopped 1.3 s after its first row (its log kept no reason).
 ivl_stamp() { while IFS= read -r l; do printf '%s %s\n' "$EPOCHREALTIME" "$l"; done; }
 export -f ivl_stamp
-# ivl_first_row FILE: wait (60 s at most) for the first interval row in
+# ivl_rows_out FILE N: wait (60 s at most) for N interval rows in
 # any format (CSV, JSON, human: to[s], then its partial column 0), so that the stop
 # falls in the measured window however long the connection took
-ivl_first_row() {
-	local t
+ivl_rows_out() {
+	local t n
 	for ((t = 0; t < 600; t++)); do
-		grep -Eq ',interval,|"row_kind":"interval"|[0-9]\.[0-9]{3} +0$' "$1" 2>/dev/null && return 0
+		n=$(grep -Ec ',interval,|"row_kind":"interval"|[0-9]\.[0-9]{3} +0$' "$1" 2>/dev/null)
+		((${n:-0} >= $2)) && return 0
 		rb_nap 0.1
 	done
 	return 1
 }
 # ivl_sigint N FORMAT STOP_S: run N of rb_write_bw -s 1M --interval=0.05
 # --min-bw=1Kb/s, FORMAT (csv, json, human) on stdout, SIGINT STOP_S s
-# after its first interval row
+# after its third interval row
 ivl_sigint() {
 	local fmt=() rb
 	[ "$2" = human ] || fmt=("--$2")
@@ -188,7 +196,7 @@ ivl_sigint() {
 	rb_start server "$(rb_cmd rb_write_bw) -s 1M --run_infinitely --timeout 20"
 	wait_listen 18515
 	rb_start client "set -o pipefail; $(rb_cmd rb_write_bw) -s 1M --run_infinitely --timeout 20 --interval=0.05 --min-bw=1Kb/s ${fmt[*]} \"\$RB_IP\" | ivl_stamp"
-	ivl_first_row "$(rb_file client.out)" || tap_diag "run $1: no interval row in 60 s"
+	ivl_rows_out "$(rb_file client.out)" 3 || tap_diag "run $1: not 3 interval rows in 60 s"
 	rb_nap "$3"
 	rb=$(pgrep -x -P "$(rb_child client)" rb_write_bw)
 	kill -INT "$rb"
@@ -209,6 +217,17 @@ ivl_coarse_ok() {
 	rb_check "$1" "(max(x['t_end_s'] - x['t_start_s'] for x in rows[:-2]) > 0.1) == ('$said' != '')" \
 		"'$said' == '' or abs(max(x['t_end_s'] - x['t_start_s'] for x in rows[:-2]) - float('$said' or 0)) <= 0.0015"
 }
+# ivl_lag_note RUN: each row's lag (its stamp less its t_end_s) over the
+# least one's: a row held back in a buffer shows as a lag as long as the
+# rows after it (the stamps span over 1 s of rows: one buffer would put
+# 1 s between the first row's and the last's); 0.15 s allowed for the
+# reader's scheduling in a guest on a loaded host
+ivl_lag_note() {
+	tap_diag "run $1: $(awk -F, 'NR > 1 { l[++n] = $1 - $2; w = $2 - $3; if (w > mw) mw = w }
+		END { m = l[1]; for (i = 2; i <= n; i++) if (l[i] < m) m = l[i]
+			for (i = 1; i <= n; i++) if (l[i] - m > x) x = l[i] - m
+			printf "%d interval rows, widest %.3f s, lag over the least at most %.3f s", n, mw, x }' "$(rb_file stamps.csv)")"
+}
 ivl_sigint_csv() {
 	ivl_sigint "$1" csv "$2"
 	[ "$(cat "$(rb_file client.rc)")" = 0 ] && [ "$(cat "$(rb_file server.rc)")" = 0 ] &&
@@ -217,27 +236,27 @@ ivl_sigint_csv() {
 			"all(x['ivl_partial'] == 0 for x in rows[:-2])" \
 			"sum(x['iterations'] for x in rows[:-1]) == rows[-1]['iterations']" \
 			"all(x['t_end_s'] >= (int(x['t_start_s'] * 20 + 1e-6) + 1) / 20 - 1e-9 for x in rows[:-2])" \
-			"rows[-2]['t_end_s'] < (int(rows[-2]['t_start_s'] * 20 + 1e-6) + 1) / 20" &&
+			"rows[-2]['t_end_s'] == rows[-1]['t_end_s'] and rows[-2]['t_start_s'] == rows[-3]['t_end_s']" &&
 		ivl_coarse_ok "$(rb_file client.csv)" &&
 		ivl_stamps "$(rb_file client.out)" >"$(rb_file stamps.csv)" &&
-		rb_check "$(rb_file stamps.csv)" "len(rows) >= 3" \
-			"all(abs((b['stamp'] - a['stamp']) - (b['t_end_s'] - a['t_end_s'])) <= 0.1 for a, b in zip(rows, rows[1:]))" \
-			"abs((rows[-1]['stamp'] - rows[0]['stamp']) - (rows[-1]['t_end_s'] - rows[0]['t_end_s'])) <= 0.1"
+		ivl_lag_note "$1" &&
+		rb_check "$(rb_file stamps.csv)" "len(rows) >= 4 and rows[-1]['t_end_s'] - rows[0]['t_end_s'] >= 1.0" \
+			"max((x['stamp'] - x['t_end_s']) - min(y['stamp'] - y['t_end_s'] for y in rows) for x in rows) <= 0.15"
 }
 ivl_sigint_csv 1 1.3
-tap_ok $? "rb_write_bw -s 1M --run_infinitely --interval=0.05 --min-bw=1Kb/s, SIGINT 1.3 s after the first row (CSV): exit 0, only the last row partial, none below; rows as wide as the stamps of their arrival show (+-0.1 s), stderr names the widest when over 0.1 s"
+tap_ok $? "rb_write_bw -s 1M --run_infinitely --interval=0.05 --min-bw=1Kb/s, SIGINT 1.3 s after the third row (CSV): exit 0, only the last row partial, none below; rows as wide as the stamps of their arrival show (lag +0.15 s), stderr names the widest when over 0.1 s"
 # a second CSV run, stopped later, in the full run (RB_FULL=1) only: each
 # format's partial row is proven once in the fast one
 if rb_full; then
 	ivl_sigint_csv 2 2.1
-	tap_ok $? "the same, SIGINT 2.1 s after the first row (CSV): exit 0, the last row partial, widths as stamped"
+	tap_ok $? "the same, SIGINT 2.1 s after the third row (CSV): exit 0, the last row partial, widths as stamped"
 fi
 ivl_sigint 3 json 1.7
 rb_wait client server &&
 	rb_check "$(rb_file client.json)" "status == 'complete' and len(rows) == 1 and rows[0]['ivl_below_min_bw'] == 0" \
 		"rows[0]['intervals'][-1]['ivl_partial'] == 1 and all(x['ivl_partial'] == 0 for x in rows[0]['intervals'][:-1])" \
 		"rows[0]['ivl_partial'] is None and len(rows[0]['intervals']) >= 2"
-tap_ok $? "the same, SIGINT 1.7 s after the first row (JSON): exit 0, the last of the intervals partial"
+tap_ok $? "the same, SIGINT 1.7 s after the third row (JSON): exit 0, the last of the intervals partial"
 ivl_sigint 4 human 1.5
 # human: "partial" a column of each interval row (the last one's 1), the
 # summary line says so and that it was not judged
@@ -246,7 +265,7 @@ rb_wait client server && awk '
 	END { exit !(rows >= 2 && last == 1 && ones == 1) }' "$(rb_file client.out)" &&
 	grep -q "partial$" "$(rb_file client.out)" &&
 	grep -q "the last partial).*below --min-bw 1Kb/s: none (the partial one too short to judge)" "$(rb_file client.human)"
-tap_ok $? "the same, SIGINT 1.5 s after the first row (human): exit 0, a partial column with the last row's 1, the Intervals line says it was not judged"
+tap_ok $? "the same, SIGINT 1.5 s after the third row (human): exit 0, a partial column with the last row's 1, the Intervals line says it was not judged"
 
 # ---- the README's --run_infinitely --interval=1 --min-bw row ----
 # Both sides as the README has them, the floor one rxe reaches (10 Mb/s;
