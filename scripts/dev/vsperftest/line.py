@@ -29,8 +29,9 @@ The substitution rule (also in tests/integration/compat/lines.txt):
               and 4 at least; with -a, 4 (and ours' latency warm-up 0:
               100 round trips of 8 MiB take a minute); added when absent
   -t N        timed runs without -t: a power of two such that the messages
-              in flight (size x depth x QPs, x2 with -b) stay within 8 x
-              BUDGET (64 MiB), where perftest's 128 would not
+              in flight (size x depth x QPs, x2 with -b) stay within 2 x
+              BUDGET (16 MiB), where perftest's 128 would not; -D 4 at
+              least where 16 MiB are in flight
   --out_json_file F   DIR/SIDE.out_json (perftest's --out_json writes its
               default file in the working folder, which is DIR)
 With --keep-length the run length (-D, -n) is left as written.
@@ -256,6 +257,13 @@ def length(line, o):
     round_bytes = size * int_of(line.value('qp')) * (2 if line.has('bidirectional') else 1)
     if round_bytes >= 16 << 20:
         cap = max(cap, 2.0)     # a second holds too few such messages here
+    if dur is not None:
+        depth(line, o)
+        if flight_bytes(line) >= 16 << 20:
+            cap = max(cap, 4.0)     # the first pass posts all of them (rxe carries each
+                                    # inside ibv_post_send): 2 s + 0.5 s of warm-up held
+                                    # no look at the clock in loaded CI guests (-b -q 2
+                                    # -s 64K, 32 MiB in flight, CI runs 12 and 14)
     floor = 0.0
     if round_bytes >= 32 << 20:
         cap = floor = 8.0       # one round took over 2 s in a loaded guest, and at -D 5
@@ -266,7 +274,6 @@ def length(line, o):
                 line.set('duration', '%g' % (cap if float(dur) > cap else floor), '-D')
         except ValueError:
             pass
-        depth(line, o)
         return
     n = line.iterations(o.budget)
     given = line.value('iters')
@@ -281,13 +288,22 @@ def int_of(text, default=1):
     return int(text) if text and text.isdigit() else default
 
 
+def flight_bytes(line):
+    """The messages in flight on all QPs: size x depth x QPs, x2 with -b."""
+    size = size_bytes(line.value('size')) or 65536
+    depth_given = line.value('tx-depth')
+    d = int(depth_given) if depth_given and depth_given.isdigit() else 128
+    return size * d * int_of(line.value('qp')) * (2 if line.has('bidirectional') else 1)
+
+
 def depth(line, o):
     """Timed runs of big messages: -t (when absent) so that the messages in
-    flight on all QPs stay within 8 * BUDGET, as what is posted when the
-    time is up is still waited for (8 MiB x 128 x 3 QPs x 2 directions
-    would take minutes to drain under emulation)."""
+    flight on all QPs stay within 2 * BUDGET (16 MiB), as what is posted
+    when the time is up is still waited for (8 MiB x 128 x 3 QPs x 2
+    directions would take minutes to drain under emulation), and the
+    first pass posts them all before the loop's first look at the clock."""
     size = size_bytes(line.value('size')) or 65536
-    fit = max(1, (8 * o.budget) // (size * int_of(line.value('qp')) *
+    fit = max(1, (2 * o.budget) // (size * int_of(line.value('qp')) *
                                     (2 if line.has('bidirectional') else 1)))
     if line.value('tx-depth') is None and fit < 128:
         line.set('tx-depth', str(1 << (fit.bit_length() - 1)), '-t')

@@ -27,6 +27,10 @@
 #                             Returns 1 (the log's tail on stderr) when none
 #                             came: a target is scraped only every second.
 #   prom_stop                 stops it (TERM, then KILL after 10 s).
+#   prom_mesh_ready N LABEL [TOOL...]
+#                             0 when rb_mesh is built and prometheus (and
+#                             each TOOL) installed; else N tap_skips
+#                             "LABEL, check I" saying which, and 1.
 #
 # The HTTP calls go through python3 (json, urllib), the readiness polls
 # through bash's /dev/tcp (no process: each costs ~50 ms under emulation).
@@ -167,4 +171,16 @@ prom_stop() {
 	wait "$PROM_PID" 2>/dev/null
 	PROM_PID=""
 	return 0
+}
+
+prom_mesh_ready() {
+	local n=$1 label=$2 t i why=""
+	shift 2
+	[ -x "$RB_BIN/rb_mesh" ] || why="rb_mesh not built (libmicrohttpd-dev missing at ./configure?)"
+	for t in prometheus "$@"; do
+		command -v "$t" >/dev/null || why="${why:+$why; }$t not installed (Debian's prometheus package)"
+	done
+	[ -z "$why" ] && return 0
+	for ((i = 1; i <= n; i++)); do tap_skip "$label, check $i" "$why"; done
+	return 1
 }

@@ -12,11 +12,8 @@
 tap_plan 6
 
 mesh_dir=$top_srcdir/tests/integration/mesh
-if [ ! -x "$RB_BIN/rb_mesh" ] || ! command -v prometheus >/dev/null; then
-	why="rb_mesh not built (libmicrohttpd-dev missing at ./configure?) or Debian's prometheus not installed"
-	for i in $(seq 6); do tap_skip "rb_mesh idle, check $i" "$why"; done
-	return 0
-fi
+. "$top_srcdir/tests/integration/lib/prometheus.sh"
+prom_mesh_ready 6 "rb_mesh idle" || return 0
 tap_mark
 rb_case "mesh idle"
 "$RB_PY" "$mesh_dir/idle.py" "${RB_MESH_IDLE_S:-3600}" "$RB_BIN" "$RB_DEV" "$RB_IP" "${RB_NETDEV:-rxedummy0}" \

@@ -15,11 +15,8 @@
 tap_plan 10
 
 mesh_dir=$top_srcdir/tests/integration/mesh
-if [ ! -x "$RB_BIN/rb_mesh" ] || ! command -v prometheus >/dev/null || ! command -v promtool >/dev/null; then
-	why="rb_mesh not built (libmicrohttpd-dev missing at ./configure?) or Debian's prometheus not installed"
-	for i in $(seq 10); do tap_skip "rb_mesh watch, check $i" "$why"; done
-	return 0
-fi
+. "$top_srcdir/tests/integration/lib/prometheus.sh"
+prom_mesh_ready 10 "rb_mesh watch" promtool || return 0
 tap_mark
 rb_case "mesh watch"
 "$RB_PY" "$mesh_dir/watch.py" "$RB_BIN" "$RB_DEV" "$RB_IP" "${RB_NETDEV:-rxedummy0}" "$RB_CASE_DIR" \
