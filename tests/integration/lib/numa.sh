@@ -60,20 +60,38 @@ buf_addr() { # SIDE
 
 # Once SIDE has said where its buffers are (they exist by then and stay
 # until the run ends), take one snapshot of its /proc/PID/numa_maps and
-# status.
+# status; SIDE.poll says why when there is none.
 numa_poll() { # SIDE
 	local pid t f=$RB_CASE_DIR/$1
-	# one grep per pass (not buf_addr's three processes): each costs tenths
-	# of a second under emulation, and the snapshot must land while SIDE
-	# runs; ahead of the two sides' busy polling on the guest's 2 vCPUs
+	# builtins alone in the loop and the copies (no grep, no cat): each
+	# process costs tenths of a second under emulation, and the snapshot
+	# must land while SIDE runs (CI run 15 of session 26: none within
+	# -D 3's run); ahead of the two sides' busy polling on the guest's 2 vCPUs
 	renice -n -10 -p "$BASHPID" >/dev/null 2>&1
 	for ((t = 0; t < 300; t++)); do
-		[ -s "$f.pid2" ] && grep -q 'buffers: [0-9]* bytes at' "$f.err" 2>/dev/null && break
+		[ -s "$f.pid2" ] && numa_said_buffers "$f.err" && break
 		rb_nap 0.1
 	done
-	pid=$(cat "$f.pid2" 2>/dev/null) || return 0
-	cat "/proc/$pid/numa_maps" >"$f.numa_maps" 2>/dev/null
-	cat "/proc/$pid/status" >"$f.status" 2>/dev/null
+	read -r pid <"$f.pid2" 2>/dev/null || { echo "no $1.pid2 in 30 s" >"$f.poll"; return 0; }
+	numa_copy "/proc/$pid/numa_maps" "$f.numa_maps"
+	numa_copy "/proc/$pid/status" "$f.status" ||
+		echo "/proc/$pid/status unreadable ($1 gone?) after $t polls" >"$f.poll"
+}
+
+# numa_said_buffers FILE: FILE has the --verbose "buffers: N bytes at" line
+numa_said_buffers() {
+	local l
+	while IFS= read -r l; do
+		[[ "$l" == *"buffers: "*" bytes at "* ]] && return 0
+	done <"$1" 2>/dev/null
+	return 1
+}
+
+# numa_copy FROM TO: FROM's lines into TO; 1 when FROM could not be read
+numa_copy() {
+	local l n=0
+	{ while IFS= read -r l; do printf '%s\n' "$l"; n=$((n + 1)); done <"$1"; } >"$2" 2>/dev/null
+	((n > 0))
 }
 
 numa_run() {
@@ -120,7 +138,7 @@ cpus_is() { # SIDE LIST
 	local c
 	c=$(cpus_allowed "$1")
 	[ "$c" = "$2" ] && return 0
-	tap_diag "$1: /proc/PID/status Cpus_allowed_list is '${c:-?}', expected '$2'"
+	tap_diag "$1: /proc/PID/status Cpus_allowed_list is '${c:-?}', expected '$2'$([ -s "$RB_CASE_DIR/$1.poll" ] && printf ' (%s)' "$(<"$RB_CASE_DIR/$1.poll")")"
 	return 1
 }
 
