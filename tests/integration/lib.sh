@@ -153,9 +153,17 @@ tap_diag() {
 	while IFS= read -r line; do echo "# $line"; done <<<"$*"
 }
 
-# RB_TIMES=1: each TAP line follows a "# at T" line, T the seconds since
-# the epoch, so that the cost of each case is the gap before its line.
-tap_at() { [ -z "${RB_TIMES:-}" ] || echo "# at $EPOCHREALTIME"; }
+# RB_TIMES=1: each TAP line follows a "# at T busy B" line, T the seconds
+# since the epoch, B the CPUs' busy time so far in clock ticks (/proc/stat's
+# user, nice, system, irq, softirq and steal, all CPUs: under the test bed's
+# emulation a busy vCPU is the host's CPU), so that the cost of each case,
+# in time and in CPU, is the gap before its line.
+tap_at() {
+	[ -n "${RB_TIMES:-}" ] || return 0
+	local c u n s i w q sq st rest
+	read -r c u n s i w q sq st rest </proc/stat
+	echo "# at $EPOCHREALTIME busy $((u + n + s + q + sq + st))"
+}
 
 tap_ok() {
 	local st=$1 name=$2 n f

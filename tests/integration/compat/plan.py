@@ -3,7 +3,8 @@ process (a Python start costs about a second in the test bed's guest):
 
     plan.py LINES BIN DEV GID PORT IP TMP
 
-prints, a line per entry, tab-separated: N, the case name, the folder of
+prints, a line per entry that this run takes (the fast run leaves out those
+marked "tier: full"; RB_FULL=1 takes them all; each keeps its number N), tab-separated: N, the case name, the folder of
 rb_pair "compat N" (a file name: the whole line would be too long), the
 server's command, the client's command (shell-quoted, each run in the
 folder) and the expectation.  The line's shell variables are expanded with
@@ -24,17 +25,19 @@ from line import Line, LineError, rewrite  # noqa: E402
 
 
 def entries(path):
-    """(text, vars, expect) of each entry of the list."""
-    text, env = None, {}
+    """(text, vars, expect, tier) of each entry of the list."""
+    text, env, tier = None, {}, 'fast'
     with open(path) as f:
         for raw in f:
             raw = raw.rstrip('\n')
             if raw.startswith('line: '):
-                text, env = raw[6:], {}
+                text, env, tier = raw[6:], {}, 'fast'
             elif raw.startswith('vars: '):
                 env = dict(v.split('=', 1) for v in raw[6:].split())
+            elif raw.startswith('tier: '):
+                tier = raw[6:]
             elif raw.startswith('expect: '):
-                yield text, env, raw[8:]
+                yield text, env, raw[8:], tier
 
 
 def expand(text, env):
@@ -62,7 +65,12 @@ def command(words, side, o, stdout_checks):
 
 def main(argv):
     lines, rb_bin, dev, gid, port, ip, tmp = argv
-    for n, (text, env, expect) in enumerate(entries(lines), 1):
+    full = os.environ.get('RB_FULL', '0') == '1'
+    for n, (text, env, expect, tier) in enumerate(entries(lines), 1):
+        if tier not in ('fast', 'full'):
+            raise SystemExit('%s: entry %d: tier %r (fast or full)' % (lines, n, tier))
+        if tier == 'full' and not full:
+            continue
         name = 'compat %d: %s%s' % (n, text, ' (%s)' % ' '.join('%s=%s' % kv for kv in env.items())
                                     if env else '')
         d = case_dir(tmp, 'compat %d' % n)   # rb_pair's folder for that name

@@ -8,7 +8,7 @@
 
 # The cases below (tap_plan: lib.sh): per benchmark two placements, four usage errors; one skip
 # where this is not the two-node test bed.
-numa_list=($(numa_progs))
+numa_list=($(numa_progs rb_send_lat))
 numa_ok=1
 why=$(numa_ready) || numa_ok=0
 tap_plan "numa_ok ? 6 * ${#numa_list[@]} : 1"
@@ -18,7 +18,7 @@ if [ "$numa_ok" = 0 ]; then
 	return 0
 fi
 
-for P in $(numa_progs); do
+for P in $(numa_progs rb_send_lat); do
 	numa_run "cpu $P" $P "-s 4096 -D 3" "--cpu 1" "--cpu 0"
 	st=$?
 	[ "$st" = 0 ] && cpus_is server 0 && cpus_is client 1

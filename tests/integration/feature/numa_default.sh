@@ -10,7 +10,7 @@
 # The cases below (tap_plan: lib.sh): per benchmark two per side (CSV,
 # get_mempolicy), then --json; one skip where this is not the two-node
 # test bed.
-numa_list=($(numa_progs))
+numa_list=($(numa_progs rb_write_bw))
 numa_ok=1
 why=$(numa_ready) || numa_ok=0
 tap_plan "numa_ok ? 4 * ${#numa_list[@]} + 1 : 1"
@@ -20,7 +20,7 @@ if [ "$numa_ok" = 0 ]; then
 	return 0
 fi
 
-for P in $(numa_progs); do
+for P in $(numa_progs rb_write_bw); do
 	numa_run "default $P" $P "-s 65536 -n 300"
 	st=$?
 	for side in server client; do

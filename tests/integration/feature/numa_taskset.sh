@@ -6,7 +6,7 @@
 
 # The cases below (tap_plan: lib.sh): per benchmark one per side; one skip
 # where this is not the two-node test bed.
-numa_list=($(numa_progs))
+numa_list=($(numa_progs rb_send_lat))
 numa_ok=1
 why=$(numa_ready) || numa_ok=0
 tap_plan "numa_ok ? 2 * ${#numa_list[@]} : 1"
@@ -16,7 +16,7 @@ if [ "$numa_ok" = 0 ]; then
 	return 0
 fi
 
-for P in $(numa_progs); do
+for P in $(numa_progs rb_send_lat); do
 	rb_case "taskset $P"
 	rb_pair "taskset $P" \
 		"taskset -c 0 $(rb_cmd $P) -s 4096 -n 200 --verbose --csv=\$RB_CASE_DIR/server.csv" \

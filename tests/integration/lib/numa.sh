@@ -23,12 +23,14 @@
 #                             sidecar; else says what is)
 
 # Placement is the harness's, one path for every benchmark: the fast run
-# takes a latency test whose two sides both loop (rb_send_lat) and a
-# bandwidth test with a passive server (rb_write_bw); the full run adds
-# rb_send_bw and rb_read_lat (the four took 147 s of the boot's 175 in CI
-# run 11 of session 25).
+# takes, in each file, the one its file names (numa_progs FAST): a latency
+# test whose two sides both loop (rb_send_lat) in numa_cpu, numa_none and
+# numa_taskset, a bandwidth test with a passive server (rb_write_bw) in
+# numa_default and numa_node; the full run all four in each (they took 147
+# s of the boot's 175 in CI run 11 of session 25; both in each file, 77 s
+# of 116 in ci16).
 numa_progs() {
-	if rb_full; then echo rb_send_bw rb_send_lat rb_write_bw rb_read_lat; else echo rb_send_lat rb_write_bw; fi
+	if rb_full; then echo rb_send_bw rb_send_lat rb_write_bw rb_read_lat; else echo "$1"; fi
 }
 
 numa_ready() {
