@@ -14,7 +14,7 @@
 #
 # Binaries: $RB_ASAN_DIR, else the build folder when it is a sanitizer
 # build, else build-asan/ at the top of the tree (tests/robust/build-asan.sh
-# makes it); none: SKIP.  RB_FUZZ_N vectors per program (default 100; 2000
+# makes it); none: SKIP.  RB_FUZZ_N vectors per program (default 50; 2000
 # in the full run, RB_FULL=1),
 # RB_FUZZ_SEED to replay a run (the seed is printed).
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
@@ -42,7 +42,7 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=87
 export RES_OPTIONS="timeout:1 attempts:1"	# a hostname lookup fails fast
 
 [ "${RB_FULL:-0}" = 1 ] && : "${RB_FUZZ_N:=2000}"
-exec python3 - "$dir" "${RB_FUZZ_N:-100}" "${RB_FUZZ_SEED:-}" $progs <<'EOF'
+exec python3 - "$dir" "${RB_FUZZ_N:-50}" "${RB_FUZZ_SEED:-}" $progs <<'EOF'
 import os, random, re, select, shlex, signal, socket, subprocess, sys, time
 from concurrent.futures import ThreadPoolExecutor
 

@@ -282,6 +282,42 @@ rb_said() {
 	return 1
 }
 
+# rb_has FILE ERE [SKIP]: true when a line of FILE (after its first SKIP)
+# matches the extended regular expression ERE (bash's =~, POSIX's ERE as
+# grep -E has it; a last line without its newline too).  rb_count VAR FILE
+# ERE: the number of such lines, into VAR.  Both read FILE in the shell:
+# the wait loops look every 20-100 ms, and a grep process a look cost up to
+# a vCPU's whole time under emulation, taken from the benchmark they wait on.
+rb_has() {
+	local line n=0
+	[ -r "$1" ] || return 1
+	while IFS= read -r line || [ -n "$line" ]; do
+		((n++ < ${3:-0})) && continue
+		[[ $line =~ $2 ]] && return 0
+	done <"$1"
+	return 1
+}
+
+rb_count() {
+	local line n=0
+	if [ -r "$2" ]; then
+		while IFS= read -r line || [ -n "$line" ]; do
+			[[ $line =~ $3 ]] && n=$((n + 1))
+		done <"$2"
+	fi
+	printf -v "$1" '%d' "$n"
+}
+
+# rb_pcount VAR NAME: the number of processes whose name (comm) is NAME,
+# into VAR (as pgrep -c -x NAME, read from /proc by the shell).
+rb_pcount() {
+	local f c n=0
+	for f in /proc/[0-9]*/comm; do
+		read -r c 2>/dev/null <"$f" && [ "$c" = "$2" ] && n=$((n + 1))
+	done
+	printf -v "$1" '%d' "$n"
+}
+
 # rb_case_dir NAME: RB_CASE_DIR for the case NAME (not made): $RB_TMP/ and
 # NAME with each character but letters, digits, "_", "." and "-" made "_",
 # and a "_" at the end (as `echo NAME | tr -c ...` did, without its two

@@ -54,14 +54,16 @@ pairs_run() {
 
 # locks_watch FILE: until FILE.stop exists, the largest set of flock(2)
 # locks seen held at once (/proc/locks "FLOCK" lines: the claims, nothing
-# else takes one in the guest) into FILE.  One grep a round: a loaded
-# emulator must still see short overlaps.
+# else takes one in the guest) into FILE.  One read of /proc/locks a round,
+# by the shell (a grep process a round until 2026-12-06): a loaded emulator
+# must still see short overlaps.
 locks_watch() {
-	local now nl best=0 n
+	local now line best=0 n
 	while [ ! -e "$1.stop" ]; do
-		now=$(grep ' FLOCK ' /proc/locks)
-		nl=${now//[^$'\n']/}
-		n=$((${#now} ? ${#nl} + 1 : 0))
+		now="" n=0
+		while IFS= read -r line; do
+			[[ $line == *" FLOCK "* ]] && now+=${now:+$'\n'}$line && n=$((n + 1))
+		done </proc/locks
 		[ "$n" -gt "$best" ] && best=$n && echo "$now" >"$1"
 		rb_nap 0.1
 	done

@@ -119,9 +119,10 @@ tap_ok $? "--min-bw=1Kb/s below the rate: exit 0, none below"
 # as short as a few ms, with no -Q 100 batch completed in it (a clean-clone
 # CI run failed on it once).
 rows_at_least() {  # FILE N DEADLINE_S: wait until FILE has N interval rows
-	local t
+	local t n
 	for ((t = 0; t < $3 * 10; t++)); do
-		[ "$(cat "$1" 2>/dev/null | grep -c ',interval,')" -ge "$2" ] && return 0
+		rb_count n "$1" ',interval,'
+		((n >= $2)) && return 0
 		rb_nap 0.1
 	done
 	return 1
@@ -180,8 +181,8 @@ export -f ivl_stamp
 ivl_rows_out() {
 	local t n
 	for ((t = 0; t < 600; t++)); do
-		n=$(grep -Ec ',interval,|"row_kind":"interval"|[0-9]\.[0-9]{3} +0$' "$1" 2>/dev/null)
-		((${n:-0} >= $2)) && return 0
+		rb_count n "$1" ',interval,|"row_kind":"interval"|[0-9]\.[0-9]{3} +0$'
+		((n >= $2)) && return 0
 		rb_nap 0.1
 	done
 	return 1

@@ -138,7 +138,7 @@ load_kill() {
 	sleep 1
 	rb_start client "$(rb_cmd rb_send_lat) -s 64 -D 30 --timeout 3 --load=write_bw \$RB_IP"
 	for _ in $(seq 1 150); do
-		grep -q . "$RB_CASE_DIR/client.out" 2>/dev/null && grep -q . "$RB_CASE_DIR/server.out" && break
+		rb_has "$RB_CASE_DIR/client.out" . && rb_has "$RB_CASE_DIR/server.out" . && break
 		rb_nap 0.1
 	done
 	sleep 2

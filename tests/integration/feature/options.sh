@@ -113,7 +113,7 @@ rb_start server "$(rb_cmd rb_send_bw) -s 4096 -D 8 -e --verbose"
 wait_listen "${RB_PAIR_PORT:-18515}"
 rb_start client "$(rb_cmd rb_send_bw) -s 4096 -D 8 -e --csv=\$RB_CASE_DIR/client.csv \"\$RB_IP\""
 for i in $(seq 100); do
-	grep -q 'client .* connected' "$(rb_file server.err)" && break
+	rb_has "$(rb_file server.err)" 'client .* connected' && break
 	rb_nap 0.1
 done
 t0=$(date +%s%N)

@@ -22,7 +22,7 @@ rb_job() {
 rb_hw_counter() {
 	local p=/sys/class/infiniband/$RB_DEV/ports/1 f
 	for f in "$p/hw_counters/$1" "$p/counters/$1"; do
-		[ -r "$f" ] && { cat "$f"; return; }
+		[ -r "$f" ] && { read -r f <"$f" && echo "$f"; return; }
 	done
 }
 

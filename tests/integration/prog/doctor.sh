@@ -208,13 +208,13 @@ for sig in TERM KILL; do
 	rb_case "loopback kill $sig"
 	"$RB_BIN/rb_write_bw" -d "$RB_DEV" --loopback -D 60 >"$RB_CASE_DIR/client.out" 2>"$RB_CASE_DIR/client.err" &
 	lpid=$!
-	for ((i = 0; i < 100; i++)); do [ "$(pgrep -c -x rb_write_bw)" -ge 2 ] && break; rb_nap 0.1; done
+	for ((i = 0; i < 100; i++)); do rb_pcount t25_n rb_write_bw; ((t25_n >= 2)) && break; rb_nap 0.1; done
 	n_before=$(pgrep -c -x rb_write_bw)
 	cpid=$(pgrep -P $lpid -x rb_write_bw)
 	sleep 2
 	kill -$sig $lpid
 	wait $lpid 2>/dev/null
-	for ((i = 0; i < 100; i++)); do [ "$(pgrep -c -x rb_write_bw)" = 0 ] && break; rb_nap 0.1; done
+	for ((i = 0; i < 100; i++)); do rb_pcount t25_n rb_write_bw; ((t25_n == 0)) && break; rb_nap 0.1; done
 	left=$(pgrep -c -x rb_write_bw)
 	[ "$n_before" = 2 ] && [ "$left" = 0 ]
 	tap_ok $? "rb_write_bw --loopback -D 60, SIG$sig to the command: 2 processes before, $left left within 10 s"

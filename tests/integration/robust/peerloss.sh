@@ -70,7 +70,7 @@ pl_wait_end() {
 pl_wait_for() {
 	local end=$((SECONDS + 30))
 	while [ "$SECONDS" -le "$end" ]; do
-		grep -Eq -- "$4" "$1/$3" 2>/dev/null && return 0
+		rb_has "$1/$3" "$4" && return 0
 		pl_ended "$1" "$2" && return 1
 		rb_nap 0.02
 	done

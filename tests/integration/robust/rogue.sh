@@ -58,7 +58,7 @@ else
 		out=$(timeout --foreground 40 python3 "$rg_py" "$name" "$RB_IP" "$rg_port" 2>&1)
 		# the server finishes with this client, then waits for the next
 		for _ in $(seq 50); do
-			tail -n +"$((before + 1))" "$rg_dir/server.err" | grep -Eq -- "$ere" && break
+			rb_has "$rg_dir/server.err" "$ere" "$before" && break
 			rb_nap 0.1
 		done
 		new=$(tail -n +"$((before + 1))" "$rg_dir/server.err")
