@@ -298,24 +298,24 @@ rb_has() {
 	return 1
 }
 
-rb_count() {
-	local line n=0
+rb_count() {	# (its locals named apart: VAR may be the caller's n)
+	local _rbc_line _rbc_n=0
 	if [ -r "$2" ]; then
-		while IFS= read -r line || [ -n "$line" ]; do
-			[[ $line =~ $3 ]] && n=$((n + 1))
+		while IFS= read -r _rbc_line || [ -n "$_rbc_line" ]; do
+			[[ $_rbc_line =~ $3 ]] && _rbc_n=$((_rbc_n + 1))
 		done <"$2"
 	fi
-	printf -v "$1" '%d' "$n"
+	printf -v "$1" '%d' "$_rbc_n"
 }
 
 # rb_pcount VAR NAME: the number of processes whose name (comm) is NAME,
 # into VAR (as pgrep -c -x NAME, read from /proc by the shell).
 rb_pcount() {
-	local f c n=0
-	for f in /proc/[0-9]*/comm; do
-		read -r c 2>/dev/null <"$f" && [ "$c" = "$2" ] && n=$((n + 1))
+	local _rbp_f _rbp_c _rbp_n=0
+	for _rbp_f in /proc/[0-9]*/comm; do
+		read -r _rbp_c 2>/dev/null <"$_rbp_f" && [ "$_rbp_c" = "$2" ] && _rbp_n=$((_rbp_n + 1))
 	done
-	printf -v "$1" '%d' "$n"
+	printf -v "$1" '%d' "$_rbp_n"
 }
 
 # rb_case_dir NAME: RB_CASE_DIR for the case NAME (not made): $RB_TMP/ and
