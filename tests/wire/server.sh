@@ -13,11 +13,7 @@ while read -r name port prog args; do
 	pids+=($!)
 done </tmp/wire-cases
 for p in "${pids[@]}"; do wait "$p" || st=1; done
-# a wait with no process (a sleep process five times a second, in each of
-# guest A's servers for the whole boot, cost a 1-vCPU guest ~20 % of its
-# time: 2026-12-06)
-nap=$(mktemp -u /tmp/nap.XXXXXX) && mkfifo "$nap" && exec {nap_fd}<>"$nap" && rm -f "$nap"
-nap() { read -r -t "$1" -u "$nap_fd" _ || :; }
+. "$here/../integration/lib/nap.sh"
 if [ -n "${RB_WIRE_SHARED:-}" ]; then
 	for _ in $(seq 2000); do
 		[ -e "$RB_WIRE_SHARED/done" ] && break

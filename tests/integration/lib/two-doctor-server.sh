@@ -6,11 +6,7 @@
 dir=$1 bin=$2
 "$bin/rb_doctor" -d rxe0 --server -p 18600 --timeout 10 2>"$dir/server.err" &
 pid=$!
-# a wait with no process (a sleep process five times a second, in each of
-# guest A's servers for the whole boot, cost a 1-vCPU guest ~20 % of its
-# time: 2026-12-06)
-nap=$(mktemp -u /tmp/nap.XXXXXX) && mkfifo "$nap" && exec {nap_fd}<>"$nap" && rm -f "$nap"
-nap() { read -r -t "$1" -u "$nap_fd" _ || :; }
+. "${0%/*}/nap.sh"
 for _ in $(seq 3000); do
 	[ -e "$dir/done" ] && break
 	nap 0.2

@@ -16,16 +16,15 @@ for h in a1:19611 a2:19612; do
 		--jsonl "$dir/${h%:*}.jsonl" "${MESH_TWO_ARGS[@]}" 2>"$dir/${h%:*}.err" &
 	pids+=($!)
 done
-nap=$(mktemp -u /tmp/mesh-nap.XXXXXX) && mkfifo "$nap" && exec 3<>"$nap"   # a wait with no process
+. "$here/nap.sh"
 for ((i = 0; i < 12000; i++)); do
 	[ -e "$dir/done" ] && break
 	if [ -e "$dir/clock.ask" ] && read -r n <"$dir/clock.ask"; then
 		rm -f "$dir/clock.ask"    # first: the next question comes after this answer
 		echo "$n $EPOCHREALTIME" >"$dir/clock.tmp" && mv -f "$dir/clock.tmp" "$dir/clock.a"
 	fi
-	read -r -t 0.05 -u 3 _ || true
+	nap 0.05
 done
-rm -f "$nap"
 kill -TERM "${pids[@]}" 2>/dev/null
 st=0
 for p in "${pids[@]}"; do wait "$p" || st=1; done

@@ -9,11 +9,7 @@ dir=$1 bin=$2
 "$bin/rb_send_bw" -d "${RB_DEV1:?RB_DEV1 unset: rb-testbed --nics 2}" -x "$RB_GID_INDEX1" -p 18720 \
 	--persistent --timeout 30 -s 65536 -n 200 >"$dir/server.out" 2>"$dir/server.err" </dev/null &
 pid=$!
-# a wait with no process (a sleep process five times a second, in each of
-# guest A's servers for the whole boot, cost a 1-vCPU guest ~20 % of its
-# time: 2026-12-06)
-nap=$(mktemp -u /tmp/nap.XXXXXX) && mkfifo "$nap" && exec {nap_fd}<>"$nap" && rm -f "$nap"
-nap() { read -r -t "$1" -u "$nap_fd" _ || :; }
+. "${0%/*}/nap.sh"
 for _ in $(seq 3000); do
 	[ -e "$dir/done" ] && break
 	kill -0 "$pid" 2>/dev/null || break

@@ -11,11 +11,7 @@ printf '192.0.2.1 rbguest1\n192.0.2.2 rbguest2\n' >>/etc/hosts
 up=$("$here/../../../scripts/testbed/slurm-up" --cpus 1 --key "$RB_SLURM_SHARED/munge.key" \
 	/run/rb-slurm rbguest1=192.0.2.1 rbguest2=192.0.2.2) || exit 1
 eval "$up"
-# a wait with no process (a sleep process five times a second, in each of
-# guest A's servers for the whole boot, cost a 1-vCPU guest ~20 % of its
-# time: 2026-12-06)
-nap=$(mktemp -u /tmp/nap.XXXXXX) && mkfifo "$nap" && exec {nap_fd}<>"$nap" && rm -f "$nap"
-nap() { read -r -t "$1" -u "$nap_fd" _ || :; }
+. "$here/nap.sh"
 for _ in $(seq 2000); do
 	[ -e "$RB_SLURM_SHARED/done" ] && break
 	nap 0.2
