@@ -272,28 +272,23 @@ wait_listen() {
 	rb_listening "$1"
 }
 
-# rb_said FILE TEXT: true when a line of FILE holds TEXT (read by the shell).
-rb_said() {
-	local line
-	[ -r "$1" ] || return 1
-	while IFS= read -r line; do
-		[[ $line == *"$2"* ]] && return 0
-	done <"$1"
-	return 1
-}
+# rb_said FILE TEXT: true when a line of FILE holds TEXT (rb_has -F).
+rb_said() { rb_has -F "$1" "$2"; }
 
-# rb_has FILE ERE [SKIP]: true when a line of FILE (after its first SKIP)
-# matches the extended regular expression ERE (bash's =~, POSIX's ERE as
-# grep -E has it; a last line without its newline too).  rb_count VAR FILE
+# rb_has [-F] FILE ERE [SKIP]: true when a line of FILE (after its first
+# SKIP) matches the extended regular expression ERE (bash's =~, POSIX's ERE
+# as grep -E has it; with -F, holds ERE as plain text; a last line without
+# its newline too).  rb_count VAR FILE
 # ERE: the number of such lines, into VAR.  Both read FILE in the shell:
 # the wait loops look every 20-100 ms, and a grep process a look cost up to
 # a vCPU's whole time under emulation, taken from the benchmark they wait on.
 rb_has() {
-	local line n=0
+	local line n=0 fixed=""
+	[ "$1" = -F ] && fixed=1 && shift
 	[ -r "$1" ] || return 1
 	while IFS= read -r line || [ -n "$line" ]; do
 		((n++ < ${3:-0})) && continue
-		[[ $line =~ $2 ]] && return 0
+		if [ -n "$fixed" ]; then [[ $line == *"$2"* ]]; else [[ $line =~ $2 ]]; fi && return 0
 	done <"$1"
 	return 1
 }
