@@ -172,13 +172,14 @@ def hist(path, n):
     expect(rows[-1]["cumulative_fraction"] == 1, "cumulative fraction ends at %s" % rows[-1]["cumulative_fraction"])
     return True
 
-def check(path, exprs):
+def check(path, exprs, env=None):
+    """env: E, the caller's environment (default: this process's)."""
     try:
         ns = load(path)
     except (OSError, ValueError) as e:
         print("# rb_check: cannot read %s: %s" % (path, e))
         return False
-    ns.update(E=os.environ, SWEEP=[2**k for k in range(1, 24)], expect=expect, bw=bw,
+    ns.update(E=os.environ if env is None else env, SWEEP=[2**k for k in range(1, 24)], expect=expect, bw=bw,
               lat=lat, close=close, window=window, raw=raw, hist=hist,
               raw_samples=raw_samples, rtt_factor=rtt_factor, window_covers=window_covers,
               r=ns["rows"][0] if len(ns["rows"]) == 1 else None)
@@ -220,7 +221,7 @@ def meta_lines(path):
     return 0
 
 
-def run(args):
+def run(args, env=None):
     """FILE EXPR... [-- FILE EXPR...]...: 0 when every check holds, else 1;
     --meta-lines FILE: meta_lines()."""
     if len(args) == 2 and args[0] == "--meta-lines":
@@ -231,7 +232,21 @@ def run(args):
             groups.append([])
         else:
             groups[-1].append(a)
-    return 0 if all(check(g[0], g[1:]) for g in groups if g) else 1
+    return 0 if all(check(g[0], g[1:], env) for g in groups if g) else 1
+
+
+def caller_env(entries):
+    """E for a request: this server's environment, with the caller's values
+    of the variables its checks name (NAME=VALUE entries; NAME: not in the
+    caller's environment)."""
+    env = dict(os.environ)
+    for e in entries:
+        name, eq, value = e.partition("=")
+        if eq:
+            env[name] = value
+        else:
+            env.pop(name, None)
+    return env
 
 
 def answer(req):
@@ -243,8 +258,9 @@ def answer(req):
         if fields and fields[-1] == "":
             fields.pop()
         os.chdir(fields[0])
+        n = int(fields[1])
         with contextlib.redirect_stdout(out):
-            code = run(fields[1:])
+            code = run(fields[2 + n:], caller_env(fields[2:2 + n]))
     except BaseException:
         code = 1
         out.write("# rb_check: %s" % traceback.format_exc().replace("\n", "\n# "))

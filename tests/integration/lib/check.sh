@@ -30,14 +30,29 @@ rb_check_stop() {
 	RB_CHECK_PID="" RB_CHECK_FIFO="" RB_CHECK_FD=""
 }
 
+# rb_env_of ARG...: into the array env, for each variable that the checks
+# ARG name as E["NAME"] (or E['NAME']): NAME=VALUE when this shell exports
+# it, else NAME (not in its environment): the part of it they read.
+rb_env_of() {
+	local s=$* name
+	env=()
+	while [[ $s =~ E\[[\"\']([A-Za-z_][A-Za-z0-9_]*)[\"\']\] ]]; do
+		name=${BASH_REMATCH[1]}
+		s=${s#*"${BASH_REMATCH[0]}"}
+		if [[ ${!name@a} == *x* ]]; then env+=("$name=${!name}"); else env+=("$name"); fi
+	done
+}
+
 # rb_check_ask ARG...: the check through the server; its status, its
 # output printed.  Status 125: no answer within RB_CHECK_WAIT_S (default
-# 120) seconds.
+# 120) seconds.  The request: this folder, the count of NAME=VALUE
+# entries of the caller's environment that follow (rb_env_of), the ARGs.
 rb_check_ask() {
-	local req st line i ms
+	local req st line i ms env
 	RB_CHECK_N=$((${RB_CHECK_N:-0} + 1))
 	req=$RB_TMP/check.$BASHPID.$RB_CHECK_N
-	printf '%s\0' "$PWD" "$@" >"$req" || return 125
+	rb_env_of "$@"
+	printf '%s\0' "$PWD" "${#env[@]}" "${env[@]}" "$@" >"$req" || return 125
 	echo "$req" >&"$RB_CHECK_FD"
 	# looked for after 5, 10, 20 ms, then every 40 ms
 	for ((i = 0, ms = 5; i < ${RB_CHECK_WAIT_S:-120} * 1000; i += ms)); do
@@ -55,8 +70,7 @@ rb_check_ask() {
 
 rb_check() {
 	local st
-	# E (the environment) is this shell's: such checks in a python3 of their own
-	if [ -n "${RB_CHECK_FIFO:-}" ] && [[ "$*" != *E\[* ]]; then
+	if [ -n "${RB_CHECK_FIFO:-}" ]; then
 		rb_check_ask "$@"
 		st=$?
 		[ "$st" = 125 ] || return "$st"

@@ -185,9 +185,10 @@ def link_windows(src, dst, since=0.0):
     return [r for r in windows(src, since) if r['peer_host'] == dst]
 
 
-def check_idle(agents, t0):
-    """After a window for every agent to find the others: 3 windows."""
-    time.sleep(WINDOW + 1)
+def check_idle(agents, t_start):
+    """After a window for every agent to find the others (from t_start,
+    their start: Prometheus's start took some of it): 3 windows."""
+    time.sleep(max(0.0, t_start + WINDOW + 1 - time.time()))
     t0 = time.time()
     time.sleep(IDLE_S)
     alive = [h for h, p in agents.items() if p.poll() is None]
