@@ -36,9 +36,18 @@ chk_case() { # NAME ARGS...: both ways; equal status and output
 	cp "$f" "$tmp/rel.csv"
 	chk_want=0 chk_case "a path relative to the working folder" rel.csv 'len(rows) == 1'
 	n0=$(ls "$RB_TMP"/check.*.done 2>/dev/null | wc -l)
+	# E[...]: the caller's environment, through the server too (the
+	# variables the checks name sent along): set for the call, exported
+	# after the server started (its own environment says otherwise), and
+	# a shell variable not exported (not in E: a KeyError both ways)
 	chk_want=0 RB_X=7 chk_case "E[...] (this shell's environment)" "$f" 'E["RB_X"] == "7"'
-	[ "$(ls "$RB_TMP"/check.*.done | wc -l)" = "$n0" ] && [ "$n0" -ge 8 ]
-	ok $? "rb_check: $n0 checks answered by the server, none that read E[...]"
+	export RB_CHK_LATE=after
+	chk_want=0 chk_case "E[...] of a variable exported after the server started" "$f" \
+		"E['RB_CHK_LATE'] == 'after' and 'HOME' in E"
+	export -n RB_CHK_LATE
+	chk_want=1 chk_case "E[...] of a shell variable not exported" "$f" 'E["RB_CHK_LATE"] == "after"'
+	[ "$(ls "$RB_TMP"/check.*.done | wc -l)" = $((n0 + 3)) ] && [ "$n0" -ge 8 ]
+	ok $? "rb_check: $((n0 + 3)) checks answered by the server, those that read E[...] among them"
 	# rb_listening and rb_nap: no process started
 	"$RB_PY" -c 'import socket, time
 s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
