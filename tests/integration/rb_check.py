@@ -14,7 +14,7 @@
         R.done (written whole, then renamed): the exit status on its first
         line, the output after it.  Ends at end of input or on SIGTERM.
 """
-import contextlib, io, json, math, os, sys, traceback
+import contextlib, io, json, math, os, runpy, sys, traceback
 
 
 class Failed(Exception):
@@ -249,9 +249,31 @@ def caller_env(entries):
     return env
 
 
+def run_py(path, argv):
+    """The python program in path run with argv (lib/check.sh's rb_py), as
+    `python3 - ARGV` would: its exit status; its output on this process's
+    stdout and stderr."""
+    saved = sys.argv
+    sys.argv = [path] + argv
+    try:
+        runpy.run_path(path, run_name="__main__")
+        return 0
+    except SystemExit as e:
+        if e.code is None or isinstance(e.code, int):
+            return e.code or 0
+        print(e.code, file=sys.stderr)
+        return 1
+    except BaseException:
+        traceback.print_exc()
+        return 1
+    finally:
+        sys.argv = saved
+
+
 def answer(req):
-    """One request file: its checks run, R.done written; never raises."""
-    out = io.StringIO()
+    """One request file: its checks (or, after --py, its program) run,
+    R.done written (R.err first: a program's stderr); never raises."""
+    out, err = io.StringIO(), io.StringIO()
     try:
         with open(req, "rb") as f:
             fields = f.read().decode().split("\0")
@@ -259,11 +281,18 @@ def answer(req):
             fields.pop()
         os.chdir(fields[0])
         n = int(fields[1])
-        with contextlib.redirect_stdout(out):
-            code = run(fields[2 + n:], caller_env(fields[2:2 + n]))
+        args = fields[2 + n:]
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            if args[:1] == ["--py"]:
+                code = run_py(args[1], args[2:])
+            else:
+                code = run(args, caller_env(fields[2:2 + n]))
     except BaseException:
         code = 1
         out.write("# rb_check: %s" % traceback.format_exc().replace("\n", "\n# "))
+    if err.getvalue():
+        with open(req + ".err", "w") as f:
+            f.write(err.getvalue())
     with open(req + ".tmp", "w") as f:
         f.write("%d\n%s" % (code, out.getvalue()))
     os.rename(req + ".tmp", req + ".done")

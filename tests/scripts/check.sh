@@ -48,6 +48,19 @@ chk_case() { # NAME ARGS...: both ways; equal status and output
 	chk_want=1 chk_case "E[...] of a shell variable not exported" "$f" 'E["RB_CHK_LATE"] == "after"'
 	[ "$(ls "$RB_TMP"/check.*.done | wc -l)" = $((n0 + 3)) ] && [ "$n0" -ge 8 ]
 	ok $? "rb_check: $((n0 + 3)) checks answered by the server, those that read E[...] among them"
+	# rb_py: a program on stdin, served or in a python3 of its own: the
+	# same stdout, stderr and status
+	py_prog='import sys
+print("argv", sys.argv[1:]); print("to stderr", file=sys.stderr)
+sys.exit(int(sys.argv[1]))'
+	pa=$(cd "$tmp" && RB_CHECK_FIFO="" rb_py 3 "a b" <<<"$py_prog" 2>"$tmp/pa.err")
+	sa=$?
+	pb=$(cd "$tmp" && rb_py 3 "a b" <<<"$py_prog" 2>"$tmp/pb.err")
+	sb=$?
+	[ "$sa" = 3 ] && [ "$sb" = 3 ] && [ "$pa" = "$pb" ] && [ "$pb" = "argv ['3', 'a b']" ] &&
+		cmp -s "$tmp/pa.err" "$tmp/pb.err" && [ "$(cat "$tmp/pb.err")" = "to stderr" ] &&
+		[ "$(ls "$RB_TMP"/check.*.done | wc -l)" = $((n0 + 4)) ]
+	ok $? "rb_py: the program run by the server as by a python3 of its own (status $sb and $sa, stdout, stderr)"
 	# rb_listening and rb_nap: no process started
 	"$RB_PY" -c 'import socket, time
 s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()

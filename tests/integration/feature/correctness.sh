@@ -20,7 +20,7 @@ RB_DEV_ARGS="-d $RB_DEV -x $RB_GID_INDEX"
 # fsum, the population stdev in two passes, nearest-rank percentiles with
 # rank = ceil(p/100 * n) in fractions.  Agreement: 1e-9 relative.
 raw_vs_csv() {
-	python3 - "$1" "$2" <<'EOF'
+	rb_py "$1" "$2" <<'EOF'
 import csv, math, sys
 from fractions import Fraction
 
@@ -113,7 +113,7 @@ counter_case() {
 		"$RB_BIN/$prog $RB_DEV_ARGS -s $size -n $iters --csv=$csvf $RB_IP"
 	st=$?
 	after=$(rb_hw_counter sent_pkts)
-	python3 - "$csvf" "$size" "$mtu" "$before" "$after" >"$RB_TMP/$prog-counters.check" <<'EOF'
+	rb_py "$csvf" "$size" "$mtu" "$before" "$after" >"$RB_TMP/$prog-counters.check" <<'EOF'
 import csv, math, sys
 path, size, mtu, before, after = sys.argv[1], *map(int, sys.argv[2:])
 row = [r for r in csv.DictReader(l for l in open(path) if l.strip() and not l.startswith('#'))][0]
@@ -231,7 +231,7 @@ dur_sample() {
 # dur_check KIND CLIENT.csv SERVER.csv SAMPLES WINDOW: "ok NAME", "FAIL
 # NAME" or "SKIP NAME -- WHY" lines, 7 for KIND bw, 4 for lat.
 dur_check() {
-	python3 - "$@" <<'EOF'
+	rb_py "$@" <<'EOF'
 import csv, sys
 kind, cpath, spath, spath_samples, want = sys.argv[1:6]
 want = float(want)
@@ -384,7 +384,7 @@ report_counters_case() {
 		tap_expect 4 "-W (the pair failed)"
 		return
 	fi
-	python3 - "$RB_TMP/W-client.csv" "$RB_TMP/W-server.csv" $((s1 - s0)) $((r1 - r0)) \
+	rb_py "$RB_TMP/W-client.csv" "$RB_TMP/W-server.csv" $((s1 - s0)) $((r1 - r0)) \
 		>"$RB_TMP/W.check" 2>&1 <<'PY'
 import csv, sys
 def row(path):

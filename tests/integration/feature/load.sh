@@ -52,7 +52,7 @@ tap_diag "send_lat under write_bw 64K: $(grep -v '^#' "$(rb_file client.csv)" | 
 if [ -z "$pk0" ] || [ -z "$snd0" ] || [ -z "$mtu" ] || [ "$st" != 0 ]; then
 	tap_skip "--load: the load's whole run agrees with the rxe packet counter" "no sent_pkts or rdma_sends, MTU or no run"
 else
-	"$RB_PY" -I -S - "$(rb_file client.csv)" "$mtu" "$((pk1 - pk0))" "$((${dup1:-0} - ${dup0:-0} + ${oos1:-0} - ${oos0:-0}))" "$((snd1 - snd0))" >"$RB_CASE_DIR/counted" <<'EOF2'
+	rb_py "$(rb_file client.csv)" "$mtu" "$((pk1 - pk0))" "$((${dup1:-0} - ${dup0:-0} + ${oos1:-0} - ${oos0:-0}))" "$((snd1 - snd0))" >"$RB_CASE_DIR/counted" <<'EOF2'
 import csv, sys
 path, mtu, pk, again, sends = sys.argv[1], *map(int, sys.argv[2:])
 r = [x for x in csv.DictReader(l for l in open(path) if l.strip() and not l.startswith('#'))][0]
@@ -93,10 +93,12 @@ rb_csv "load compare" rb_write_lat "-s 64 -D 0.5 --warmup-time 0.1 --load=write_
 	rb_check "$(rb_file h-idle-2.csv)" "meta['load_phase'] == 'none (idle)'" "hist('$(rb_file h-idle-2.csv)', $n_idle2)" \
 		-- "$(rb_file h-loaded-3.csv)" "meta['load_phase'] == 'write_bw'" "hist('$(rb_file h-loaded-3.csv)', $n_loaded3)"
 tap_ok $? "rb_write_lat --load-compare: idle and loaded rows interleaved, each loaded row's ratios to the idle one before it; -H: one histogram per repetition (h-idle-1 .. h-loaded-3.csv), its phase in the sidecar"
-tap_diag "write_lat idle/loaded p50: $(python3 -c "
+tap_diag "write_lat idle/loaded p50: $(rb_py "$(rb_file client.csv)" 2>/dev/null <<'PY'
 import csv,sys
-r=[x for x in csv.DictReader(l for l in open('$(rb_file client.csv)') if not l.startswith('#'))]
-print(' '.join('%s=%s/%s' % (x['phase'], x['lat_p50_us'], x['lat_p99_us']) for x in r))" 2>/dev/null)"
+r=[x for x in csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith('#'))]
+print(' '.join('%s=%s/%s' % (x['phase'], x['lat_p50_us'], x['lat_p99_us']) for x in r))
+PY
+)"
 
 # ---- JSON ----
 # (-D: a window long enough for the load's first completions, as above)

@@ -28,7 +28,7 @@ mc_args='-c UD -g -s 64 -q 4 -n 200'
 # mc_qp_lines ERR SENT QPS: the server's -v lines, one per receiving QP,
 # each received + lost == SENT; prints the losses' sum (a diag when > 0).
 mc_qp_lines() {
-	python3 - "$@" <<'PY'
+	rb_py "$@" <<'PY'
 import re, sys
 err, sent, qps = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 seen, lost = {}, 0
@@ -65,7 +65,7 @@ mc_bw_case() {
 	lost=$(mc_qp_lines "$(rb_file server.err)" 800 4) || { echo "$lost"; st=1; }
 	[ "$st" != 0 ] || [ "${lost:-0}" = 0 ] ||
 		tap_diag "multicast: $lost of 3200 deliveries lost (tolerated: UD may drop)"
-	[ "$st" != 0 ] || python3 - "$(rb_file server.csv)" "$lost" <<'PY' || st=1
+	[ "$st" != 0 ] || rb_py "$(rb_file server.csv)" "$lost" <<'PY' || st=1
 import csv, sys
 rows = [r for r in csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith('#'))]
 if int(rows[0]['mc_lost']) != int(sys.argv[2]):
@@ -76,7 +76,7 @@ PY
 		tap_skip "rb-wire: multicast packets" "${why:-no netdev for GID $RB_GID_INDEX}"
 		return
 	fi
-	python3 - "$(rb_file client.out)" <<'PY'
+	rb_py "$(rb_file client.out)" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 f = [x for x in d['flows'] if x['dst'] == '239.2.201.133']

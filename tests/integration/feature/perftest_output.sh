@@ -14,7 +14,7 @@ tap_plan 7
 pt_check() {
 	local f=$1
 	shift
-	"$RB_PY" - "$f" "${PT_CSV:-}" "$@" <<'EOF' || return 1
+	rb_py "$f" "${PT_CSV:-}" "$@" <<'EOF' || return 1
 import csv, json, sys
 d = json.load(open(sys.argv[1]))
 rows = list(csv.DictReader(open(sys.argv[2]))) if sys.argv[2] else []
@@ -107,7 +107,7 @@ tap_ok $? "--output=latency: \$(...) captures t_avg ($(cat "$(rb_file client.lat
 # perftest's columns 1-5, then CPU_Util[%] (6th, as perftest's), without
 # our user and system columns; -N leaves the peak empty ----
 rb_bench "human -N cpu" rb_write_bw "-s 4096 -n 1000 -N --cpu_util" '--perftest-headers' '--csv=$RB_CASE_DIR/server.csv' &&
-	"$RB_PY" - "$(rb_file client.out)" <<'EOF' &&
+	rb_py "$(rb_file client.out)" <<'EOF' &&
 import re, sys
 lines = open(sys.argv[1]).read().splitlines()
 i = next(k for k, l in enumerate(lines) if "#bytes" in l)
@@ -125,7 +125,7 @@ tap_ok $? "human table: perftest's five columns then CPU_Util[%]; -N: the peak '
 # tps average times its t_avg (read_lat: a whole round trip) is the share
 # of the window spent in round trips, at most 1 ----
 rb_bench "perftest headers -D" rb_read_lat "-D 1.5 --warmup-time 0.5" '--perftest-headers' &&
-	"$RB_PY" - "$(rb_file client.out)" <<'EOF'
+	rb_py "$(rb_file client.out)" <<'EOF'
 import re, sys
 lines = open(sys.argv[1]).read().splitlines()
 i = next(k for k, l in enumerate(lines) if "#bytes" in l)

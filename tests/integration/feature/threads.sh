@@ -46,7 +46,7 @@ th_counters() {
 # BEFORE empty: the counter check is a "skip WHAT" line.
 TH_CHECKS_1=4 TH_CHECKS_J=12
 th_check() {
-	python3 - "$@" <<'EOF'
+	rb_py "$@" <<'EOF'
 import json, math, sys
 path, j, n, size, mtu, before, after, prog = sys.argv[1:9]
 j, n, size = int(j), int(n), int(size)

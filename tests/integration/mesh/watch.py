@@ -23,7 +23,10 @@ import time
 import urllib.parse
 import urllib.request
 
-CHECKS = 10
+# the bound (8 NICs x 1000 hosts: 12 s of ~1650 probes a second, the
+# heaviest minute of the guest's CPU here) in the full run only
+FULL = os.environ.get('RB_FULL') == '1'
+CHECKS = 10 if FULL else 9
 WINDOW, TIMEOUT_MS = 2.0, 1000
 # the idle stretch: 3 windows (the nightly run's hour is idle.py's, in a
 # boot of its own: prog/mesh_idle.sh)
@@ -391,7 +394,8 @@ def main():
         rcs = {h: stop(p) for h, p in agents.items()}
         say(all(rc == 0 for rc in rcs.values()), f'the agents exit 0 at SIGTERM ({rcs})')
         check_counters(sent_before, hw_counter('sent_pkts'))
-        check_bound()
+        if FULL:
+            check_bound()
     finally:
         for p in agents.values():
             stop(p)

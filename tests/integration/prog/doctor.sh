@@ -185,10 +185,13 @@ fi
 for b in $(sed -n 's/^BENCH(\([a-z0-9_]*\))$/\1/p' "$top_srcdir/bench/list.h"); do   # every benchmark
 	t25_run "loopback $b" "\"\$RB_BIN/rb_$b\" -d \"\$RB_DEV\" --loopback -n 200 --json"
 	# "ROWS ITERATIONS STATUS" of the JSON document on stdout
-	got=$(python3 -c 'import json, sys
+	got=$(rb_py "$RB_CASE_DIR/client.out" 2>/dev/null <<'PY'
+import json, sys
 d = json.load(open(sys.argv[1]))
 r = d["results"]
-print(len(r), r[0]["iterations"] if r else "-", d["status"])' "$RB_CASE_DIR/client.out" 2>/dev/null)
+print(len(r), r[0]["iterations"] if r else "-", d["status"])
+PY
+)
 	left=$(pgrep -c -x "rb_$b")
 	[ "$(t25_rc)" = 0 ] && [ "$got" = "1 200 complete" ] && [ "$left" = 0 ]
 	tap_ok $? "rb_$b --loopback: one row of 200 iterations on stdout, status complete, no process left ($got; $left left)"

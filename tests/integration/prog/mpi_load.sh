@@ -38,9 +38,12 @@ else
 			'all(x["round"] == 0 and x["pattern"] == "incast" and x["link_status"] == "ok" for x in rows)' \
 			'all(bw(x, 65536, 500) and x["bw_avg_mibps"] > 0 for x in rows)'
 	tap_ok $? "rb_mpi --pattern incast write_bw, 4 ranks: 3 rows into rank 0, one round, 3 links at once"
-	[ -s "$(rb_file m.csv)" ] && tap_diag "incast into 0 (src>dst MiB/s): $(python3 -c 'import csv, sys
+	[ -s "$(rb_file m.csv)" ] && tap_diag "incast into 0 (src>dst MiB/s): $(rb_py "$(rb_file m.csv)" <<'PY'
+import csv, sys
 for r in csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#")):
-    print("%s>%s %s" % (r["src_rank"], r["dst_rank"], r["bw_avg_mibps"]), end="  ")' "$(rb_file m.csv)")"
+    print("%s>%s %s" % (r["src_rank"], r["dst_rank"], r["bw_avg_mibps"]), end="  ")
+PY
+)"
 
 	# --incast-dst: into rank 2, send_bw, JSON
 	ml_run "mpi incast dst" 4 "--bench send_bw --pattern incast --incast-dst=2 -s 4096 -n 300 --json=\$RB_CASE_DIR/m.json" &&
@@ -66,7 +69,7 @@ for r in csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#")):
 	tap_ok $? "rb_mpi --bench send_lat --background write_bw, pairs,incast, 4 ranks: the idle row, a loaded row per load (its background links all running), the background rows with their bandwidth"
 	if [ -s "$(rb_file m.csv)" ]; then
 		cp "$(rb_file m.csv)" "$RB_TMP/mpi_load.csv" 2>/dev/null
-		tap_diag "latency under load (role load: p50 p99 p99.9 us / background MiB/s): $(python3 - "$(rb_file m.csv)" <<'PY'
+		tap_diag "latency under load (role load: p50 p99 p99.9 us / background MiB/s): $(rb_py "$(rb_file m.csv)" <<'PY'
 import csv, sys
 rows = [r for r in csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#"))]
 idle = [r for r in rows if r["role"] == "idle"]

@@ -11,8 +11,14 @@
 # The delay build is a second build of this tree in build-delay/ (or
 # $RB_DELAY_BIN); .ci/run makes it.  Without it the failing case SKIPs.
 
+# The fast run proves that the check can fail (the delay build); the full
+# run (RB_FULL=1) also that the build against itself passes: 10 runs more
+# of the fast run's longest boot, and a verdict on noise alone, the one
+# this check gave wrongly once on a loaded host (docs/ci.md, sessions
+# 22-23, run ci3: the new side's spread 70 %); tests/scripts/compare.sh
+# proves the verdicts on canned runs in every run.
 # The cases below, skips included (tap_plan: lib.sh).
-tap_plan 2
+tap_plan "$(rb_fast_full 1 2)"
 
 t40_delay_bin=${RB_DELAY_BIN:-$top_srcdir/build-delay}
 # Each run measures for 2 s (-D 2): a run costs ~5-20 s of start-up under
@@ -39,10 +45,12 @@ t40_show() {
 	tap_diag "$(tail -n 5 "$RB_TMP/$1.err")"
 }
 
-t40_regress same "$RB_BIN"
-st=$?
-t40_show same
-tap_ok "$st" "regress: the build against itself passes (rb-regress exit status $st)"
+if rb_full; then
+	t40_regress same "$RB_BIN"
+	st=$?
+	t40_show same
+	tap_ok "$st" "regress: the build against itself passes (rb-regress exit status $st)"
+fi
 
 if ! [ -x "$t40_delay_bin/rb_write_bw" ]; then
 	tap_skip "regress: the delay build fails the check" "no $t40_delay_bin/rb_write_bw (configure --enable-test-delay there)"

@@ -22,7 +22,7 @@ wire_names="send_lat write_bw read_lat write_imm send_imm mcast flow_label rever
 # wire_check FILE EXPR...: each Python expression over t (the total), f (the
 # flows), d (the document) must hold; the failing ones become "# " lines.
 wire_check() {
-	python3 - "$@" <<'PY'
+	rb_py "$@" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 t, f = d.get('total') or {}, d.get('flows') or []
@@ -63,7 +63,7 @@ wire_run() {
 # 480 writes), and split at gaps of 10 ms or more they form runs of N
 # packets: at least half the runs exactly N, none above 2 N.
 wire_bursts() {
-	python3 - "$@" <<'PY'
+	rb_py "$@" <<'PY'
 import struct, sys
 path, src, n, lo, hi = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 d = open(path, 'rb').read()
@@ -96,7 +96,7 @@ PY
 }
 
 wire_diag() {
-	python3 - "$1" <<'PY'
+	rb_py "$1" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 t = d['total']
@@ -204,7 +204,7 @@ else
 		"$sp(0x12345) == 0xE341 and $sp(0xABC) == 0xCABC" "t['ttl'] == [64]"
 	tap_ok $? "rb-wire: rb_write_bw -q 4 --flow_label=0x12345,0xabc: each way one UDP source port per label (0xE341 for QPs 0 and 2, 0xCABC for 1 and 3, rdma_get_udp_sport's), TTL the route's 64"
 	[ -s "$RB_WIRE_JSON" ] && wire_diag "$RB_WIRE_JSON" &&
-		python3 -c "import json,sys; d=json.load(open(sys.argv[1])); [print('# %s -> %s QP %s: ports %s, TTL %s' % (x['src'], x['dst'], x['dest_qp'], x['udp_source_ports'], x['ttl'])) for x in d['flows']]" "$RB_WIRE_JSON"
+		rb_py "$RB_WIRE_JSON" <<<"import json,sys; d=json.load(open(sys.argv[1])); [print('# %s -> %s QP %s: ports %s, TTL %s' % (x['src'], x['dst'], x['dest_qp'], x['udp_source_ports'], x['ttl'])) for x in d['flows']]"
 
 	# --reversed: guest B connects (HOST given) but guest A, the server, writes
 	wire_run reversed && wire_check "$RB_WIRE_JSON" "d['status'] == 'complete'" \
