@@ -1,9 +1,7 @@
 #!/usr/bin/env python3
 """rogue.py CASE HOST PORT: a client that breaks the rdmabench OOB protocol
 one way (CASE), for robust/rogue.sh.  Prints one line saying what it did and
-how the server answered.  rogue.py --cases HOST PORT: the same for each
-case named on a line of stdin, one line out each (one python for all of
-them: a start is ~0.3 s of the test bed's CPU).
+how the server answered.
 
 The wire format (src/lib/wire.h): a 12-byte big-endian header, u32 magic
 0x52444D42 ("RDMB"), u16 version 1, u16 type (1 HELLO, 2 QP, 3 READY,
@@ -75,18 +73,7 @@ def qp_of_server(s):
 
 
 def main():
-    if sys.argv[1] == '--cases':
-        for line in sys.stdin:
-            try:
-                rogue(line.strip(), sys.argv[2], int(sys.argv[3]))
-            except (OSError, ValueError) as e:
-                print(f'failed: {e}')
-            sys.stdout.flush()
-    else:
-        rogue(sys.argv[1], sys.argv[2], int(sys.argv[3]))
-
-
-def rogue(case, host, port):
+    case, host, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
     with socket.create_connection((host, port), timeout=20) as s:
         s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         play(case, s)
@@ -161,8 +148,7 @@ def play(case, s):
             print("echoed HELLO and QP, sent READY, closed")
             return
     else:
-        print("rogue.py: unknown case " + case)
-        return
+        sys.exit("rogue.py: unknown case " + case)
     print(until_closed(s))
 
 

@@ -48,7 +48,7 @@ rb_env_of() {
 # 120) seconds.  The request: this folder, the count of NAME=VALUE
 # entries of the caller's environment that follow (rb_env_of), the ARGs.
 rb_check_ask() {
-	local req st line i ms env
+	local req st i ms env
 	RB_CHECK_N=$((${RB_CHECK_N:-0} + 1))
 	req=$RB_TMP/check.$BASHPID.$RB_CHECK_N
 	rb_env_of "$@"
@@ -63,12 +63,17 @@ rb_check_ask() {
 	[ -e "$req.done" ] || return 125
 	{
 		read -r st
-		while IFS= read -r line || [ -n "$line" ]; do printf '%s\n' "$line"; done
+		rb_lines
 	} <"$req.done"
-	if [ -e "$req.err" ]; then
-		while IFS= read -r line || [ -n "$line" ]; do printf '%s\n' "$line"; done <"$req.err" >&2
-	fi
+	[ -e "$req.err" ] && rb_lines <"$req.err" >&2
 	return "$st"
+}
+
+# rb_lines: stdin's lines to stdout, the last one even without its newline
+# (cat without a process).
+rb_lines() {
+	local line
+	while IFS= read -r line || [ -n "$line" ]; do printf '%s\n' "$line"; done
 }
 
 # rb_py ARG...: the python3 program on stdin (a here-document), run with

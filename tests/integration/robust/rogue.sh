@@ -51,19 +51,12 @@ rg_spid=$!
 if ! wait_listen "$rg_port"; then
 	tap_ok 1 "rogue: a --persistent rb_send_bw server listens on $rg_port"
 else
-	# one python for every rogue: a case name in, a line out (40 s each at
-	# most), through two FIFOs held open read-write here (no write to
-	# them can block or raise SIGPIPE, whatever python does)
-	mkfifo "$rg_dir/py.in" "$rg_dir/py.out"
-	exec {rg_in}<>"$rg_dir/py.in" {rg_out}<>"$rg_dir/py.out"
-	python3 "$rg_py" --cases "$RB_IP" "$rg_port" <"$rg_dir/py.in" >"$rg_dir/py.out" 2>&1 &
-	rg_pypid=$!
 	for c in "${rg_cases[@]}"; do
 		name=${c%%|*} ere=${c#*|}
 		before=$(wc -l <"$rg_dir/server.err")
-		out="no answer from rogue.py in 40 s"
-		echo "$name" >&"$rg_in"
-		read -r -t 40 out <&"$rg_out"
+		# rogue.py run by the check server (rb_py: no python3 start each);
+		# its socket waits are 20 s each at most
+		out=$(rb_py "$name" "$RB_IP" "$rg_port" <"$rg_py" 2>&1)
 		# the server finishes with this client, then waits for the next
 		for _ in $(seq 50); do
 			rb_has "$rg_dir/server.err" "$ere" "$before" && break
@@ -82,9 +75,6 @@ else
 		RB_CASE_DIR=$rg_dir
 		kill -0 "$rg_spid" 2>/dev/null || break
 	done
-	kill "$rg_pypid" 2>/dev/null
-	wait "$rg_pypid" 2>/dev/null
-	exec {rg_in}>&- {rg_out}>&-
 
 	rb_start client "exec $(printf '%q ' "${rg_srv[@]}") --csv=$rg_dir/client.csv \"\$RB_IP\""
 	rb_wait client && rb_check "$rg_dir/client.csv" 'bw(r, 4096, 100)'
